@@ -1,0 +1,46 @@
+//! # sweep2d
+//!
+//! A 2D continuous collision and rigid-body engine in `f64`, built on the Separating Axis Theorem.
+//!
+//! * [`math`]: [`Transform`], [`Rot`], [`Aabb`] over [`Vec2`] (= [`glam::DVec2`]).
+//! * [`shape`]: [`Shape`] — circles, capsules, convex polygons (optionally rounded), compounds of
+//!   convex pieces (concave shapes) — with validating constructors and mass properties.
+//! * [`query`]: AABB and point tests, [`query::intersects`] and [`query::contact`] (the minimum
+//!   translation vector and a contact manifold) for every pair of shapes.
+//!
+//! Conventions (see `docs/collision.md`): metres, seconds, kilograms, radians; counter-clockwise
+//! positive, y up. A contact normal points from shape A toward shape B, and moving B by
+//! `normal * depth` leaves the two exactly touching. Touching counts as intersecting.
+//!
+//! ```
+//! use sweep2d::{query, Shape, Transform, Vec2};
+//!
+//! let ground = Shape::rectangle(5.0, 0.5)?;
+//! let ball = Shape::circle(0.5)?;
+//! let xg = Transform::IDENTITY;
+//! let xb = Transform::new(Vec2::new(0.0, 0.9), 0.0); // sunk 0.1 m into the ground
+//! let c = query::contact(&ground, &xg, &ball, &xb).expect("they overlap");
+//! assert!((c.depth - 0.1).abs() < 1e-12);
+//! assert_eq!(c.normal, Vec2::Y); // from the ground toward the ball
+//! # Ok::<(), sweep2d::ShapeError>(())
+//! ```
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod constants;
+pub mod math;
+pub mod query;
+pub mod shape;
+
+#[cfg(feature = "nalgebra")]
+mod nalgebra_interop;
+
+pub use glam;
+
+/// The vector type of the public API: [`glam::DVec2`] (metres, or metres per second, by context).
+pub type Vec2 = glam::DVec2;
+
+pub use constants::MAX_POLYGON_VERTICES;
+pub use math::{Aabb, Real, Rot, Transform};
+pub use query::Contact;
+pub use shape::{Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError};

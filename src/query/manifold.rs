@@ -1,0 +1,228 @@
+//! Contact manifolds between rounded convex cores, in A's local frame (reference/incident clipping).
+//!
+//! One kernel, [`collide_cores`], serves every convex pair because every convex shape is a rounded
+//! core (see `shape/mod.rs`):
+//!
+//! * point–point (circle–circle): the centre line.
+//! * core–point (polygon or capsule vs circle): the exact point–core distance (`distance.rs`),
+//!   which includes the centre-to-nearest-vertex axis.
+//! * core–core (polygon, capsule, rounded polygon pairs): SAT over both cores' edge normals picks
+//!   the *reference face* of maximum separation (the MTV axis). If the cores are apart, their exact
+//!   distance decides between a face contact and a vertex–vertex contact (a single point along the
+//!   line of closest points). For a face contact, the *incident edge* of the other core (the one
+//!   whose normal is most anti-parallel to the reference normal) is clipped to the slab of the
+//!   reference face, giving up to two points, each placed halfway between the two surfaces. This is
+//!   the Sutherland–Hodgman clip as used by Box2D (`b2ClipPolygons`).
+//!
+//! Points whose separation exceeds `max_distance` are dropped; `max_distance` is zero for the static
+//! [`contact`](super::contact) query and the speculative margin for a solver.
+
+use super::contact::{FeatureId, LocalManifold, LocalPoint};
+use super::distance::{core_distance, point_core};
+use super::sat::max_separation;
+use crate::constants::{FACE_CONTACT_TOLERANCE, MAX_POLYGON_VERTICES, REFERENCE_FACE_BIAS};
+use crate::math::{Real, Transform};
+use crate::shape::Core;
+use crate::Vec2;
+
+/// A core copied into another frame (B's core moved into A's frame). Lives on the stack.
+pub(crate) struct MovedCore {
+    points: [Vec2; MAX_POLYGON_VERTICES],
+    normals: [Vec2; MAX_POLYGON_VERTICES],
+    count: usize,
+    normal_count: usize,
+    radius: Real,
+}
+
+impl MovedCore {
+    /// `core` mapped by `xf` (for B in A's frame, `xf = xa.inv_mul(xb)`).
+    #[inline]
+    pub fn new(core: &Core<'_>, xf: &Transform) -> Self {
+        let mut out = Self {
+            points: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            count: core.points.len(),
+            normal_count: core.normals.len(),
+            radius: core.radius,
+        };
+        for (dst, src) in out.points.iter_mut().zip(core.points) {
+            *dst = xf.transform_point(*src);
+        }
+        for (dst, src) in out.normals.iter_mut().zip(core.normals) {
+            *dst = xf.transform_vector(*src);
+        }
+        out
+    }
+
+    /// The moved core as a view.
+    #[inline]
+    pub fn view(&self) -> Core<'_> {
+        Core {
+            points: &self.points[..self.count],
+            normals: &self.normals[..self.normal_count],
+            radius: self.radius,
+        }
+    }
+}
+
+/// The manifold of two rounded convex cores in the same frame (A's), or `None` if they are farther
+/// apart than `max_distance` metres. The normal points from `a` toward `b`.
+pub(crate) fn collide_cores(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> Option<LocalManifold> {
+    let radii = a.radius + b.radius;
+    match (a.points.len(), b.points.len()) {
+        (1, 1) => collide_points(a, b, max_distance),
+        (_, 1) => collide_core_point(a, b.points[0], b.radius, max_distance, false),
+        (1, _) => collide_core_point(b, a.points[0], a.radius, max_distance, true),
+        _ => {
+            let (edge_a, sep_a) = max_separation(a, b);
+            if sep_a - radii > max_distance {
+                return None;
+            }
+            let (edge_b, sep_b) = max_separation(b, a);
+            if sep_b - radii > max_distance {
+                return None;
+            }
+            let flip = sep_b > sep_a + REFERENCE_FACE_BIAS;
+            let (reference, incident, edge, sep) = if flip {
+                (b, a, edge_b, sep_b)
+            } else {
+                (a, b, edge_a, sep_a)
+            };
+            if sep > 0.0 {
+                // Cores apart: the exact distance tells a face contact from a vertex contact.
+                let d = core_distance(a, b);
+                if d.distance - radii > max_distance {
+                    return None;
+                }
+                if d.distance - sep > FACE_CONTACT_TOLERANCE {
+                    let normal = (d.point_b - d.point_a) / d.distance;
+                    let separation = d.distance - radii;
+                    let pa = d.point_a + a.radius * normal;
+                    let pb = d.point_b - b.radius * normal;
+                    let id = FeatureId::new(0xff, 0xff, false);
+                    return Some(LocalManifold::single(normal, separation, 0.5 * (pa + pb), id));
+                }
+            }
+            let mut m = clip(reference, incident, edge, sep - radii, max_distance, flip);
+            if flip {
+                m.normal = -m.normal;
+            }
+            Some(m)
+        }
+    }
+}
+
+fn collide_points(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> Option<LocalManifold> {
+    let d = b.points[0] - a.points[0];
+    let dist = d.length();
+    let separation = dist - a.radius - b.radius;
+    if separation > max_distance {
+        return None;
+    }
+    // Coincident centres: any direction is a minimum; pick +x for determinism.
+    let normal = if dist > 0.0 { d / dist } else { Vec2::X };
+    let pa = a.points[0] + a.radius * normal;
+    let pb = b.points[0] - b.radius * normal;
+    Some(LocalManifold::single(normal, separation, 0.5 * (pa + pb), FeatureId::default()))
+}
+
+/// Core (≥ 2 points) against a point swept by `point_radius`. With `flip`, the core is shape B and
+/// the point shape A, and the returned normal is flipped to point from A to B.
+fn collide_core_point(
+    core: &Core<'_>,
+    c: Vec2,
+    point_radius: Real,
+    max_distance: Real,
+    flip: bool,
+) -> Option<LocalManifold> {
+    let r = point_core(core.points, core.normals, c);
+    let separation = r.distance - core.radius - point_radius;
+    if separation > max_distance {
+        return None;
+    }
+    let on_core = r.closest + core.radius * r.normal;
+    let on_point = c - point_radius * r.normal;
+    let point = 0.5 * (on_core + on_point);
+    let normal = if flip { -r.normal } else { r.normal };
+    Some(LocalManifold::single(normal, separation, point, FeatureId::new(r.feature, 0, flip)))
+}
+
+/// Clips the incident edge of `incident` against the reference face `edge` of `reference`.
+/// `separation` is the pair's separation along the face normal (radii applied).
+fn clip(
+    reference: &Core<'_>,
+    incident: &Core<'_>,
+    edge: usize,
+    separation: Real,
+    max_distance: Real,
+    flip: bool,
+) -> LocalManifold {
+    let nr = reference.points.len();
+    let normal = reference.normals[edge];
+    let v11 = reference.points[edge];
+    let v12 = reference.points[(edge + 1) % nr];
+    // Incident edge: the one whose normal is most anti-parallel to the reference normal.
+    let ni = incident.points.len();
+    let mut inc = 0;
+    let mut min_dot = Real::INFINITY;
+    for (k, n) in incident.normals.iter().enumerate() {
+        let d = n.dot(normal);
+        if d < min_dot {
+            min_dot = d;
+            inc = k;
+        }
+    }
+    let i21 = inc;
+    let i22 = (inc + 1) % ni;
+    let v21 = incident.points[i21];
+    let v22 = incident.points[i22];
+
+    let tangent = (v12 - v11).normalize();
+    let lower1 = 0.0;
+    let upper1 = (v12 - v11).dot(tangent);
+    // The incident edge runs against the tangent: v21 is at its upper end, v22 at its lower end.
+    let upper2 = (v21 - v11).dot(tangent);
+    let lower2 = (v22 - v11).dot(tangent);
+    let span = upper2 - lower2;
+    let lerp = |s: Real| v22 + ((s - lower2) / span) * (v21 - v22);
+    let v_lower = if lower2 < lower1 && span > 0.0 { lerp(lower1) } else { v22 };
+    let v_upper = if upper2 > upper1 && span > 0.0 { lerp(upper1) } else { v21 };
+
+    let (rr, ri) = (reference.radius, incident.radius);
+    let mut m = LocalManifold {
+        normal,
+        separation,
+        ..Default::default()
+    };
+    for (v, inc_vertex) in [(v_lower, i22), (v_upper, i21)] {
+        let s = (v - v11).dot(normal) - rr - ri;
+        if s > max_distance {
+            continue;
+        }
+        // Halfway between the reference surface and the incident surface.
+        let point = v + (0.5 * (rr - ri - (s + rr + ri))) * normal;
+        m.points[m.count] = LocalPoint {
+            point,
+            separation: s,
+            id: FeatureId::new(edge as u8, inc_vertex as u8, flip),
+        };
+        m.count += 1;
+    }
+    if m.count == 0 {
+        // Both clipped ends lie beyond max_distance although the faces do not: keep the deeper end
+        // so an overlapping pair always reports a point.
+        let (v, iv) = if (v_lower - v11).dot(normal) <= (v_upper - v11).dot(normal) {
+            (v_lower, i22)
+        } else {
+            (v_upper, i21)
+        };
+        let s = (v - v11).dot(normal) - rr - ri;
+        m.points[0] = LocalPoint {
+            point: v + (0.5 * (rr - ri - (s + rr + ri))) * normal,
+            separation: s,
+            id: FeatureId::new(edge as u8, iv as u8, flip),
+        };
+        m.count = 1;
+    }
+    m
+}

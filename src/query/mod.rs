@@ -1,0 +1,167 @@
+//! Geometric queries between placed shapes: AABB and point tests, SAT intersection, and the
+//! contact (MTV plus manifold).
+//!
+//! # What SAT is
+//! Two convex shapes are disjoint exactly when some line (an *axis*) has their projections apart.
+//! For polygons the candidate axes are the edge normals of both; for a circle against a polygon the
+//! axis from the circle centre to the nearest polygon vertex must be added, or a circle just off a
+//! corner is reported as touching. Here every convex shape is a *core* (point, segment or polygon)
+//! swept by a radius, and the kernels handle the rounded cases exactly through the point–core and
+//! core–core distances (`distance.rs`), which contain that vertex axis.
+//!
+//! # The MTV
+//! When two convex shapes overlap, the axis of least overlap is the minimum translation vector:
+//! [`Contact::normal`] points from A toward B and moving B by `normal * depth` leaves them exactly
+//! touching. For polygons it is the reference face of maximum separation found by SAT (`sat.rs`);
+//! the manifold comes from clipping the other shape's incident edge against that face
+//! (`manifold.rs`).
+//!
+//! # Frames
+//! Public functions take shapes with world transforms and return world-space results; the kernels
+//! move B into A's local frame once (`xa.inv_mul(xb)`) and work there. A compound is the union of
+//! its pieces: it intersects when any piece does, and its contact is that of the deepest piece pair.
+
+mod contact;
+pub(crate) mod distance;
+pub(crate) mod manifold;
+pub(crate) mod sat;
+
+pub use contact::{Contact, FeatureId, MAX_MANIFOLD_POINTS};
+
+use crate::constants::MANIFOLD_TOLERANCE;
+use crate::math::{Real, Transform};
+use crate::shape::{Core, Shape};
+use crate::Vec2;
+use contact::LocalManifold;
+use manifold::{collide_cores, MovedCore};
+
+/// Returns `true` if the world bounding boxes of the two placed shapes overlap (touching counts).
+/// The cheapest test; a broad-phase filter before [`intersects`].
+#[must_use]
+pub fn aabbs_overlap(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool {
+    a.aabb(xa).overlaps(&b.aabb(xb))
+}
+
+/// Returns `true` if the world point `p` (metres) lies inside or on the shape placed at `xf`.
+///
+/// Sharp polygons use the side-of-line test (the cross product `(vᵢ₊₁ − vᵢ) × (p − vᵢ) ≥ 0` for
+/// every counter-clockwise edge); rounded shapes use the exact point–core distance.
+#[must_use]
+pub fn contains_point(shape: &Shape, xf: &Transform, p: Vec2) -> bool {
+    let local = xf.inv_transform_point(p);
+    match shape {
+        Shape::Compound(c) => c
+            .pieces()
+            .iter()
+            .any(|piece| contains_point(&piece.shape, &piece.transform, local)),
+        Shape::Circle(c) => local.distance_squared(c.center()) <= c.radius() * c.radius(),
+        Shape::Polygon(poly) if poly.radius() == 0.0 => {
+            let v = poly.vertices();
+            (0..v.len()).all(|i| (v[(i + 1) % v.len()] - v[i]).perp_dot(local - v[i]) >= 0.0)
+        }
+        convex => {
+            let core = convex.core().expect("convex shape");
+            distance::point_core(core.points, core.normals, local).distance <= core.radius
+        }
+    }
+}
+
+/// Returns `true` if the two placed shapes share at least one point (touching counts).
+///
+/// SAT with one projection per distinct axis and an early exit on the first separating axis;
+/// exact for rounded shapes (circles, capsules, rounded polygons). Compounds intersect when any
+/// pair of pieces does (pieces whose boxes are apart are skipped).
+#[must_use]
+pub fn intersects(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool {
+    match (a, b) {
+        (Shape::Compound(ca), _) => {
+            let bb = b.aabb(xb);
+            ca.pieces().iter().any(|p| {
+                let xp = *xa * p.transform;
+                p.shape.aabb(&xp).overlaps(&bb) && intersects(&p.shape, &xp, b, xb)
+            })
+        }
+        (_, Shape::Compound(_)) => intersects(b, xb, a, xa),
+        _ => {
+            let (ca, cb) = (convex_core(a), convex_core(b));
+            let moved = MovedCore::new(&cb, &xa.inv_mul(xb));
+            sat::cores_intersect(&ca, &moved.view())
+        }
+    }
+}
+
+/// The contact of two placed shapes if they intersect: the MTV (`normal` from A toward B, `depth`)
+/// and up to two manifold points per convex pair, all in world space. `None` when they are apart.
+///
+/// Touching shapes give `depth == 0`. Swapping A and B flips the normal. For a compound, the
+/// result is the contact of its deepest overlapping piece pair.
+#[must_use]
+pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<Contact> {
+    match (a, b) {
+        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => {
+            let mut best: Option<(Contact, Real)> = None;
+            for_each_piece_pair(a, xa, b, xb, &mut |pa, xpa, pb, xpb, ia, ib| {
+                if let Some(m) = local_manifold(pa, xpa, pb, xpb, 0.0) {
+                    let mut c = m.to_contact(xpa, MANIFOLD_TOLERANCE);
+                    c.tag_pieces(ia, ib);
+                    if best.as_ref().is_none_or(|(_, s)| m.separation < *s) {
+                        best = Some((c, m.separation));
+                    }
+                }
+            });
+            best.map(|(c, _)| c)
+        }
+        _ => local_manifold(a, xa, b, xb, 0.0).map(|m| m.to_contact(xa, MANIFOLD_TOLERANCE)),
+    }
+}
+
+/// Calls `f` for every pair of convex pieces (a convex shape is its own single piece) whose world
+/// boxes overlap, with each piece's world transform and piece indices.
+fn for_each_piece_pair(
+    a: &Shape,
+    xa: &Transform,
+    b: &Shape,
+    xb: &Transform,
+    f: &mut dyn FnMut(&Shape, &Transform, &Shape, &Transform, usize, usize),
+) {
+    visit_pieces(a, xa, &mut |sa, xsa, ia| {
+        let box_a = sa.aabb(xsa);
+        visit_pieces(b, xb, &mut |sb, xsb, ib| {
+            if box_a.overlaps(&sb.aabb(xsb)) {
+                f(sa, xsa, sb, xsb, ia, ib);
+            }
+        });
+    });
+}
+
+/// Calls `f` with each convex piece of `s` placed at `x` (a convex shape is its own piece 0).
+fn visit_pieces(s: &Shape, x: &Transform, f: &mut dyn FnMut(&Shape, &Transform, usize)) {
+    match s {
+        Shape::Compound(c) => {
+            for (i, p) in c.pieces().iter().enumerate() {
+                f(&p.shape, &(*x * p.transform), i);
+            }
+        }
+        convex => f(convex, x, 0),
+    }
+}
+
+/// The manifold of two convex shapes in A's frame, or `None` when farther apart than
+/// `max_distance` metres.
+#[inline]
+pub(crate) fn local_manifold(
+    a: &Shape,
+    xa: &Transform,
+    b: &Shape,
+    xb: &Transform,
+    max_distance: Real,
+) -> Option<LocalManifold> {
+    let (ca, cb) = (convex_core(a), convex_core(b));
+    let moved = MovedCore::new(&cb, &xa.inv_mul(xb));
+    collide_cores(&ca, &moved.view(), max_distance)
+}
+
+#[inline]
+fn convex_core(s: &Shape) -> Core<'_> {
+    s.core().expect("compounds are split into pieces before the convex kernels")
+}

@@ -1,0 +1,241 @@
+//! Shapes: circles, capsules, convex polygons (optionally rounded) and compounds of them.
+//!
+//! Each convex shape is a *core* point set swept by a radius: a circle is one point plus its radius,
+//! a capsule a segment plus its radius, a polygon its vertices plus an optional rounding radius (as
+//! in Box2D v3). The narrow phase and the mass computation work on that core view, so one kernel
+//! serves several shape pairs. A [`Compound`] is a union of convex pieces and is how concave bodies
+//! are built. All coordinates are in the shape's local frame, in metres.
+
+mod capsule;
+mod circle;
+mod compound;
+mod decompose;
+mod error;
+pub(crate) mod hull;
+mod mass;
+mod polygon;
+
+pub use capsule::Capsule;
+pub use circle::Circle;
+pub use compound::{Compound, CompoundPiece};
+pub use error::ShapeError;
+pub use mass::MassProperties;
+pub use polygon::ConvexPolygon;
+
+use crate::math::{Aabb, Real, Transform};
+use crate::Vec2;
+
+/// Any collision shape, in its local frame. Build one with the validating constructors
+/// ([`Shape::circle`], [`Shape::polygon`], [`Shape::rectangle`], [`Shape::capsule`],
+/// [`Shape::concave`], …), which return a [`ShapeError`] for bad input instead of panicking.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A disc.
+    Circle(Circle),
+    /// A segment swept by a radius.
+    Capsule(Capsule),
+    /// A convex polygon with an optional rounding radius.
+    Polygon(ConvexPolygon),
+    /// A union of convex pieces (concave shapes).
+    Compound(Compound),
+}
+
+/// The rounded-core view of a convex shape that the kernels consume: counter-clockwise core points
+/// (1 for a circle, 2 for a capsule, n for a polygon), the outward normal of each core edge `i → i+1`
+/// (none for a circle) and the radius swept around the core. Local frame, metres.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Core<'a> {
+    pub points: &'a [Vec2],
+    pub normals: &'a [Vec2],
+    pub radius: Real,
+}
+
+impl Shape {
+    /// A disc of `radius` metres centred at the local origin.
+    pub fn circle(radius: Real) -> Result<Shape, ShapeError> {
+        Circle::new(radius).map(Shape::Circle)
+    }
+
+    /// A convex polygon from its outline (either winding); see [`ConvexPolygon::new`] for the
+    /// checks. For a concave outline use [`Shape::concave`]; for a point cloud,
+    /// [`Shape::convex_hull`].
+    pub fn polygon(points: &[Vec2]) -> Result<Shape, ShapeError> {
+        ConvexPolygon::new(points).map(Shape::Polygon)
+    }
+
+    /// A convex polygon with a rounding radius (metres, ≥ 0).
+    pub fn rounded_polygon(points: &[Vec2], radius: Real) -> Result<Shape, ShapeError> {
+        ConvexPolygon::new(points)?.with_radius(radius).map(Shape::Polygon)
+    }
+
+    /// The convex hull of a point cloud; see [`ConvexPolygon::from_hull`].
+    pub fn convex_hull(points: &[Vec2]) -> Result<Shape, ShapeError> {
+        ConvexPolygon::from_hull(points).map(Shape::Polygon)
+    }
+
+    /// An axis-aligned rectangle centred on the local origin with half extents in metres.
+    pub fn rectangle(half_width: Real, half_height: Real) -> Result<Shape, ShapeError> {
+        ConvexPolygon::rectangle(half_width, half_height).map(Shape::Polygon)
+    }
+
+    /// A rectangle with half extents (metres) centred at `center` and turned by `angle` radians in
+    /// the local frame.
+    pub fn oriented_rectangle(
+        half_width: Real,
+        half_height: Real,
+        center: Vec2,
+        angle: Real,
+    ) -> Result<Shape, ShapeError> {
+        ConvexPolygon::oriented_rectangle(half_width, half_height, center, angle).map(Shape::Polygon)
+    }
+
+    /// A regular polygon with `sides` vertices on a circle of `circumradius` metres.
+    pub fn regular_polygon(sides: usize, circumradius: Real) -> Result<Shape, ShapeError> {
+        ConvexPolygon::regular(sides, circumradius).map(Shape::Polygon)
+    }
+
+    /// A capsule around the segment `a`–`b` (local metres) with `radius` metres.
+    pub fn capsule(a: Vec2, b: Vec2, radius: Real) -> Result<Shape, ShapeError> {
+        Capsule::new(a, b, radius).map(Shape::Capsule)
+    }
+
+    /// A concave (or convex) simple polygon, split into convex pieces; see
+    /// [`Compound::decompose`].
+    pub fn concave(points: &[Vec2]) -> Result<Shape, ShapeError> {
+        Compound::decompose(points).map(Shape::Compound)
+    }
+
+    /// A compound of `(transform, shape)` pieces; see [`Compound::new`].
+    pub fn compound(pieces: Vec<(Transform, Shape)>) -> Result<Shape, ShapeError> {
+        Compound::new(pieces).map(Shape::Compound)
+    }
+
+    /// The bounding box of the shape placed at `xf` (world metres).
+    #[must_use]
+    pub fn aabb(&self, xf: &Transform) -> Aabb {
+        match self {
+            Shape::Circle(c) => c.aabb(xf),
+            Shape::Capsule(c) => c.aabb(xf),
+            Shape::Polygon(p) => p.aabb(xf),
+            Shape::Compound(c) => c.aabb(xf),
+        }
+    }
+
+    /// Mass properties for `density` kg/m² (must be finite and positive), in the local frame.
+    pub fn mass_properties(&self, density: Real) -> Result<MassProperties, ShapeError> {
+        match self {
+            Shape::Circle(c) => c.mass_properties(density),
+            Shape::Capsule(c) => c.mass_properties(density),
+            Shape::Polygon(p) => p.mass_properties(density),
+            Shape::Compound(c) => c.mass_properties(density),
+        }
+    }
+
+    /// The largest distance (metres) from the local origin to any point of the shape: the radius
+    /// of a bounding circle about the origin, used for early-outs and rotation bounds.
+    #[must_use]
+    pub fn bounding_radius(&self) -> Real {
+        match self {
+            Shape::Compound(c) => c
+                .pieces()
+                .iter()
+                .map(|p| {
+                    let core = p.shape.core().expect("compound pieces are convex");
+                    let r = core
+                        .points
+                        .iter()
+                        .map(|v| p.transform.transform_point(*v).length())
+                        .fold(0.0, Real::max);
+                    r + core.radius
+                })
+                .fold(0.0, Real::max),
+            convex => {
+                let core = convex.core().expect("convex shape");
+                core.points.iter().map(|v| v.length()).fold(0.0, Real::max) + core.radius
+            }
+        }
+    }
+
+    /// The shape flipped in x (x → −x, a horizontal sprite flip), winding kept counter-clockwise.
+    #[must_use]
+    pub fn mirrored_x(&self) -> Shape {
+        self.mirrored(Vec2::new(-1.0, 1.0))
+    }
+
+    /// The shape flipped in y (y → −y, a vertical sprite flip), winding kept counter-clockwise.
+    #[must_use]
+    pub fn mirrored_y(&self) -> Shape {
+        self.mirrored(Vec2::new(1.0, -1.0))
+    }
+
+    pub(crate) fn mirrored(&self, scale: Vec2) -> Shape {
+        match self {
+            Shape::Circle(c) => Shape::Circle(c.mirrored(scale)),
+            Shape::Capsule(c) => Shape::Capsule(c.mirrored(scale)),
+            Shape::Polygon(p) => Shape::Polygon(if scale.x < 0.0 {
+                p.mirrored_x()
+            } else {
+                p.mirrored_y()
+            }),
+            Shape::Compound(c) => Shape::Compound(c.mirrored(scale)),
+        }
+    }
+
+    /// Returns `true` for circles, capsules and polygons; `false` for compounds.
+    #[inline]
+    #[must_use]
+    pub fn is_convex(&self) -> bool {
+        !matches!(self, Shape::Compound(_))
+    }
+
+    /// The rounding radius swept around the core (metres): the radius of a circle or capsule, the
+    /// rounding of a polygon, zero for a compound.
+    #[must_use]
+    pub fn radius(&self) -> Real {
+        self.core().map_or(0.0, |c| c.radius)
+    }
+
+    /// The rounded-core view of a convex shape; `None` for a compound.
+    #[inline]
+    pub(crate) fn core(&self) -> Option<Core<'_>> {
+        match self {
+            Shape::Circle(c) => Some(Core {
+                points: c.core_points(),
+                normals: &[],
+                radius: c.radius(),
+            }),
+            Shape::Capsule(c) => Some(Core {
+                points: c.core_points(),
+                normals: c.core_normals(),
+                radius: c.radius(),
+            }),
+            Shape::Polygon(p) => Some(Core {
+                points: p.vertices(),
+                normals: p.normals(),
+                radius: p.radius(),
+            }),
+            Shape::Compound(_) => None,
+        }
+    }
+}
+
+impl From<Circle> for Shape {
+    fn from(c: Circle) -> Self {
+        Shape::Circle(c)
+    }
+}
+impl From<Capsule> for Shape {
+    fn from(c: Capsule) -> Self {
+        Shape::Capsule(c)
+    }
+}
+impl From<ConvexPolygon> for Shape {
+    fn from(p: ConvexPolygon) -> Self {
+        Shape::Polygon(p)
+    }
+}
+impl From<Compound> for Shape {
+    fn from(c: Compound) -> Self {
+        Shape::Compound(c)
+    }
+}
