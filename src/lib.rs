@@ -43,4 +43,6 @@ pub type Vec2 = glam::DVec2;
 pub use constants::MAX_POLYGON_VERTICES;
 pub use math::{Aabb, Real, Rot, Transform};
 pub use query::Contact;
-pub use shape::{Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError};
+pub use shape::{
+    Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
+};

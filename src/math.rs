@@ -54,14 +54,20 @@ impl Rot {
     #[inline]
     #[must_use]
     pub fn rotate(self, v: Vec2) -> Vec2 {
-        Vec2::new(self.cos * v.x - self.sin * v.y, self.sin * v.x + self.cos * v.y)
+        Vec2::new(
+            self.cos * v.x - self.sin * v.y,
+            self.sin * v.x + self.cos * v.y,
+        )
     }
 
     /// Rotates the vector `v` by the inverse of this rotation.
     #[inline]
     #[must_use]
     pub fn inv_rotate(self, v: Vec2) -> Vec2 {
-        Vec2::new(self.cos * v.x + self.sin * v.y, -self.sin * v.x + self.cos * v.y)
+        Vec2::new(
+            self.cos * v.x + self.sin * v.y,
+            -self.sin * v.x + self.cos * v.y,
+        )
     }
 
     /// The composition `self ∘ other`: first `other`, then `self` (angles add).
@@ -388,7 +394,12 @@ impl Aabb {
         let mut t_min: Real = 0.0;
         let mut t_max = max_t;
         for axis in 0..2 {
-            let (o, d, lo, hi) = (origin[axis], direction[axis], self.min[axis], self.max[axis]);
+            let (o, d, lo, hi) = (
+                origin[axis],
+                direction[axis],
+                self.min[axis],
+                self.max[axis],
+            );
             if d == 0.0 {
                 if o < lo || o > hi {
                     return None;
@@ -443,12 +454,19 @@ mod tests {
         let id = a * a.inverse();
         assert_relative_eq!(id.translation, Vec2::ZERO, epsilon = 1e-12);
         assert_relative_eq!(id.angle(), 0.0, epsilon = 1e-12);
-        assert_relative_eq!(a.inv_transform_point(a.transform_point(p)), p, epsilon = 1e-12);
+        assert_relative_eq!(
+            a.inv_transform_point(a.transform_point(p)),
+            p,
+            epsilon = 1e-12
+        );
     }
 
     #[test]
     fn angle_is_wrapped_and_rotation_is_ccw() {
-        assert_relative_eq!(Transform::new(Vec2::ZERO, 3.0 * PI / 2.0).angle(), -PI / 2.0);
+        assert_relative_eq!(
+            Transform::new(Vec2::ZERO, 3.0 * PI / 2.0).angle(),
+            -PI / 2.0
+        );
         let r = Rot::from_angle(PI / 2.0);
         assert_relative_eq!(r.rotate(Vec2::X), Vec2::Y, epsilon = 1e-15);
         assert_relative_eq!(r.inv_rotate(Vec2::Y), Vec2::X, epsilon = 1e-15);

@@ -59,7 +59,11 @@ mod tests {
         let iso: Isometry2<f64> = t.into();
         let p = Vec2::new(0.25, -1.0);
         let moved = iso * Point2::new(p.x, p.y);
-        assert_relative_eq!(Vec2::new(moved.x, moved.y), t.transform_point(p), epsilon = 1e-12);
+        assert_relative_eq!(
+            Vec2::new(moved.x, moved.y),
+            t.transform_point(p),
+            epsilon = 1e-12
+        );
         let t2: Transform = iso.into();
         assert_relative_eq!(t2.translation, t.translation, epsilon = 1e-12);
         assert_relative_eq!(t2.angle(), t.angle(), epsilon = 1e-12);

@@ -145,7 +145,10 @@ impl LocalManifold {
             c.count += 1;
         }
         if c.count == 0 {
-            if let Some(p) = pts.iter().min_by(|a, b| a.separation.total_cmp(&b.separation)) {
+            if let Some(p) = pts
+                .iter()
+                .min_by(|a, b| a.separation.total_cmp(&b.separation))
+            {
                 c.points[0] = xa.transform_point(p.point);
                 c.point_depths[0] = (-p.separation).max(0.0);
                 c.ids[0] = p.id;

@@ -121,7 +121,12 @@ mod tests {
 
     fn unit_square() -> ([Vec2; 4], [Vec2; 4]) {
         (
-            [Vec2::new(-1.0, -1.0), Vec2::new(1.0, -1.0), Vec2::new(1.0, 1.0), Vec2::new(-1.0, 1.0)],
+            [
+                Vec2::new(-1.0, -1.0),
+                Vec2::new(1.0, -1.0),
+                Vec2::new(1.0, 1.0),
+                Vec2::new(-1.0, 1.0),
+            ],
             [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X],
         )
     }

@@ -19,7 +19,7 @@
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
 use super::distance::{core_distance, point_core};
-use super::sat::max_separation;
+use super::sat::{cores_apart, max_separation};
 use crate::constants::{FACE_CONTACT_TOLERANCE, MAX_POLYGON_VERTICES, REFERENCE_FACE_BIAS};
 use crate::math::{Real, Transform};
 use crate::shape::Core;
@@ -67,7 +67,11 @@ impl MovedCore {
 
 /// The manifold of two rounded convex cores in the same frame (A's), or `None` if they are farther
 /// apart than `max_distance` metres. The normal points from `a` toward `b`.
-pub(crate) fn collide_cores(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> Option<LocalManifold> {
+pub(crate) fn collide_cores(
+    a: &Core<'_>,
+    b: &Core<'_>,
+    max_distance: Real,
+) -> Option<LocalManifold> {
     let radii = a.radius + b.radius;
     match (a.points.len(), b.points.len()) {
         (1, 1) => collide_points(a, b, max_distance),
@@ -88,7 +92,7 @@ pub(crate) fn collide_cores(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> O
             } else {
                 (a, b, edge_a, sep_a)
             };
-            if sep > 0.0 {
+            if cores_apart(a, b, sep) {
                 // Cores apart: the exact distance tells a face contact from a vertex contact.
                 let d = core_distance(a, b);
                 if d.distance - radii > max_distance {
@@ -100,7 +104,12 @@ pub(crate) fn collide_cores(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> O
                     let pa = d.point_a + a.radius * normal;
                     let pb = d.point_b - b.radius * normal;
                     let id = FeatureId::new(0xff, 0xff, false);
-                    return Some(LocalManifold::single(normal, separation, 0.5 * (pa + pb), id));
+                    return Some(LocalManifold::single(
+                        normal,
+                        separation,
+                        0.5 * (pa + pb),
+                        id,
+                    ));
                 }
             }
             let mut m = clip(reference, incident, edge, sep - radii, max_distance, flip);
@@ -123,7 +132,12 @@ fn collide_points(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> Option<Loca
     let normal = if dist > 0.0 { d / dist } else { Vec2::X };
     let pa = a.points[0] + a.radius * normal;
     let pb = b.points[0] - b.radius * normal;
-    Some(LocalManifold::single(normal, separation, 0.5 * (pa + pb), FeatureId::default()))
+    Some(LocalManifold::single(
+        normal,
+        separation,
+        0.5 * (pa + pb),
+        FeatureId::default(),
+    ))
 }
 
 /// Core (≥ 2 points) against a point swept by `point_radius`. With `flip`, the core is shape B and
@@ -144,7 +158,12 @@ fn collide_core_point(
     let on_point = c - point_radius * r.normal;
     let point = 0.5 * (on_core + on_point);
     let normal = if flip { -r.normal } else { r.normal };
-    Some(LocalManifold::single(normal, separation, point, FeatureId::new(r.feature, 0, flip)))
+    Some(LocalManifold::single(
+        normal,
+        separation,
+        point,
+        FeatureId::new(r.feature, 0, flip),
+    ))
 }
 
 /// Clips the incident edge of `incident` against the reference face `edge` of `reference`.
@@ -185,8 +204,16 @@ fn clip(
     let lower2 = (v22 - v11).dot(tangent);
     let span = upper2 - lower2;
     let lerp = |s: Real| v22 + ((s - lower2) / span) * (v21 - v22);
-    let v_lower = if lower2 < lower1 && span > 0.0 { lerp(lower1) } else { v22 };
-    let v_upper = if upper2 > upper1 && span > 0.0 { lerp(upper1) } else { v21 };
+    let v_lower = if lower2 < lower1 && span > 0.0 {
+        lerp(lower1)
+    } else {
+        v22
+    };
+    let v_upper = if upper2 > upper1 && span > 0.0 {
+        lerp(upper1)
+    } else {
+        v21
+    };
 
     let (rr, ri) = (reference.radius, incident.radius);
     let mut m = LocalManifold {

@@ -163,5 +163,6 @@ pub(crate) fn local_manifold(
 
 #[inline]
 fn convex_core(s: &Shape) -> Core<'_> {
-    s.core().expect("compounds are split into pieces before the convex kernels")
+    s.core()
+        .expect("compounds are split into pieces before the convex kernels")
 }

@@ -36,6 +36,24 @@ pub(crate) fn max_separation(a: &Core<'_>, b: &Core<'_>) -> (usize, Real) {
     (best, best_s)
 }
 
+/// Returns `true` if two cores whose best face separation is `face_separation` are nevertheless
+/// apart. Face normals decide for every pair except two segment cores on one line: their Minkowski
+/// difference is itself a segment, whose end normals (the segment's own direction) are not among
+/// the face normals, so that axis is tested here.
+#[inline]
+pub(crate) fn cores_apart(a: &Core<'_>, b: &Core<'_>, face_separation: Real) -> bool {
+    if face_separation > 0.0 {
+        return true;
+    }
+    if a.points.len() == 2 && b.points.len() == 2 {
+        let axis = (a.points[1] - a.points[0]).normalize();
+        let (a_lo, a_hi) = project(a.points, axis);
+        let (b_lo, b_hi) = project(b.points, axis);
+        return b_lo > a_hi || a_lo > b_hi;
+    }
+    false
+}
+
 /// Projects `points` onto `axis`: (min, max).
 #[inline]
 fn project(points: &[Vec2], axis: Vec2) -> (Real, Real) {
@@ -52,7 +70,9 @@ fn project(points: &[Vec2], axis: Vec2) -> (Real, Real) {
 /// Returns `true` if the axis was already tested (same line as an earlier one).
 #[inline]
 fn seen(tested: &[Vec2], axis: Vec2) -> bool {
-    tested.iter().any(|t| t.dot(axis).abs() >= PARALLEL_AXIS_COS)
+    tested
+        .iter()
+        .any(|t| t.dot(axis).abs() >= PARALLEL_AXIS_COS)
 }
 
 /// Boolean intersection of two rounded convex cores given in the same frame (touching counts).
@@ -85,7 +105,7 @@ pub(crate) fn cores_intersect(a: &Core<'_>, b: &Core<'_>) -> bool {
             // separated, compare their exact distance with the summed radii.
             let (_, sa) = max_separation(a, b);
             let (_, sb) = max_separation(b, a);
-            if sa.max(sb) <= 0.0 {
+            if !cores_apart(a, b, sa.max(sb)) {
                 return true;
             }
             core_distance(a, b).distance <= margin

@@ -73,14 +73,20 @@ impl Capsule {
     /// The bounding box at `xf` (world metres).
     #[must_use]
     pub fn aabb(&self, xf: &Transform) -> Aabb {
-        let (a, b) = (xf.transform_point(self.points[0]), xf.transform_point(self.points[1]));
+        let (a, b) = (
+            xf.transform_point(self.points[0]),
+            xf.transform_point(self.points[1]),
+        );
         Aabb::new(a, b).grown(self.radius)
     }
 
     /// Mass properties for `density` kg/m² (rectangle plus two half discs, exact).
     pub fn mass_properties(&self, density: Real) -> Result<MassProperties, ShapeError> {
         check_positive("density", density)?;
-        Ok(rounded_core_moments(&self.points, &self.normals, self.radius).finish(self.points[0], density))
+        Ok(
+            rounded_core_moments(&self.points, &self.normals, self.radius)
+                .finish(self.points[0], density),
+        )
     }
 
     /// The capsule flipped by the per-axis `scale` (±1 each).

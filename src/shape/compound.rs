@@ -47,10 +47,12 @@ impl Compound {
                 });
             }
             match shape {
-                Shape::Compound(inner) => flat.extend(inner.pieces.into_iter().map(|p| CompoundPiece {
-                    transform: xf * p.transform,
-                    shape: p.shape,
-                })),
+                Shape::Compound(inner) => {
+                    flat.extend(inner.pieces.into_iter().map(|p| CompoundPiece {
+                        transform: xf * p.transform,
+                        shape: p.shape,
+                    }))
+                }
                 shape => flat.push(CompoundPiece {
                     transform: xf,
                     shape,
@@ -151,8 +153,7 @@ impl Compound {
             .map(|p| {
                 // Mirror the piece's placement: M ∘ T ∘ M keeps a rigid transform (angle negated).
                 let t = p.transform;
-                let transform =
-                    Transform::new(t.translation * scale, -t.angle());
+                let transform = Transform::new(t.translation * scale, -t.angle());
                 CompoundPiece {
                     transform,
                     shape: p.shape.mirrored(scale),

@@ -155,7 +155,9 @@ fn ear_clip(outline: &[Vec2], tol: Real) -> Result<Vec<Vec<usize>>, ShapeError> 
 
 /// `p` inside or on the counter-clockwise triangle `a, b, c`.
 fn in_triangle(a: Vec2, b: Vec2, c: Vec2, p: Vec2, tol: Real) -> bool {
-    left_distance(a, b, p) >= -tol && left_distance(b, c, p) >= -tol && left_distance(c, a, p) >= -tol
+    left_distance(a, b, p) >= -tol
+        && left_distance(b, c, p) >= -tol
+        && left_distance(c, a, p) >= -tol
 }
 
 /// Hertel–Mehlhorn: greedily removes diagonals whose two sides union to a convex piece.
@@ -194,7 +196,11 @@ fn try_merge(outline: &[Vec2], p: &[usize], q: &[usize], tol: Real) -> Option<Ve
         let mut cleaned: Vec<usize> = Vec::with_capacity(m.len());
         let len = m.len();
         for k in 0..len {
-            let (a, b, c) = (outline[m[(k + len - 1) % len]], outline[m[k]], outline[m[(k + 1) % len]]);
+            let (a, b, c) = (
+                outline[m[(k + len - 1) % len]],
+                outline[m[k]],
+                outline[m[(k + 1) % len]],
+            );
             let turn = left_distance(a, b, c);
             if turn < -tol {
                 return None; // reflex: the union is not convex
@@ -213,7 +219,9 @@ mod tests {
     use super::*;
 
     fn area(p: &[Vec2]) -> Real {
-        0.5 * (0..p.len()).map(|i| p[i].perp_dot(p[(i + 1) % p.len()])).sum::<Real>()
+        0.5 * (0..p.len())
+            .map(|i| p[i].perp_dot(p[(i + 1) % p.len()]))
+            .sum::<Real>()
     }
 
     #[test]

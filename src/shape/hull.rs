@@ -16,7 +16,10 @@ pub(crate) fn point_set_tolerance(points: &[Vec2]) -> Real {
         lo = lo.min(*p);
         hi = hi.max(*p);
     }
-    let extent = (hi - lo).max_element().max(lo.abs().max_element()).max(hi.abs().max_element());
+    let extent = (hi - lo)
+        .max_element()
+        .max(lo.abs().max_element())
+        .max(hi.abs().max_element());
     POLYGON_RELATIVE_TOLERANCE * extent.max(Real::MIN_POSITIVE)
 }
 
@@ -118,7 +121,12 @@ mod tests {
 
     #[test]
     fn collinear_points_have_no_hull() {
-        let pts = [Vec2::ZERO, Vec2::new(1.0, 1.0), Vec2::new(2.0, 2.0), Vec2::new(3.0, 3.0)];
+        let pts = [
+            Vec2::ZERO,
+            Vec2::new(1.0, 1.0),
+            Vec2::new(2.0, 2.0),
+            Vec2::new(3.0, 3.0),
+        ];
         assert!(convex_hull_indices(&pts).len() < 3);
     }
 }

@@ -144,7 +144,8 @@ mod tests {
 
     #[test]
     fn disc() {
-        let m = rounded_core_moments(&[Vec2::new(1.0, 2.0)], &[], 0.5).finish(Vec2::new(1.0, 2.0), 2.0);
+        let m =
+            rounded_core_moments(&[Vec2::new(1.0, 2.0)], &[], 0.5).finish(Vec2::new(1.0, 2.0), 2.0);
         assert_relative_eq!(m.area, PI * 0.25, epsilon = 1e-12);
         assert_relative_eq!(m.mass, 2.0 * PI * 0.25, epsilon = 1e-12);
         assert_relative_eq!(m.center, Vec2::new(1.0, 2.0), epsilon = 1e-12);
@@ -153,7 +154,12 @@ mod tests {
 
     #[test]
     fn unit_square() {
-        let v = [Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), Vec2::new(2.0, 1.0), Vec2::new(0.0, 1.0)];
+        let v = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(2.0, 1.0),
+            Vec2::new(0.0, 1.0),
+        ];
         let n = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
         let m = rounded_core_moments(&v, &n, 0.0).finish(v[0], 1.0);
         assert_relative_eq!(m.area, 2.0, epsilon = 1e-12);

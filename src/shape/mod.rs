@@ -65,7 +65,9 @@ impl Shape {
 
     /// A convex polygon with a rounding radius (metres, ≥ 0).
     pub fn rounded_polygon(points: &[Vec2], radius: Real) -> Result<Shape, ShapeError> {
-        ConvexPolygon::new(points)?.with_radius(radius).map(Shape::Polygon)
+        ConvexPolygon::new(points)?
+            .with_radius(radius)
+            .map(Shape::Polygon)
     }
 
     /// The convex hull of a point cloud; see [`ConvexPolygon::from_hull`].
@@ -86,7 +88,8 @@ impl Shape {
         center: Vec2,
         angle: Real,
     ) -> Result<Shape, ShapeError> {
-        ConvexPolygon::oriented_rectangle(half_width, half_height, center, angle).map(Shape::Polygon)
+        ConvexPolygon::oriented_rectangle(half_width, half_height, center, angle)
+            .map(Shape::Polygon)
     }
 
     /// A regular polygon with `sides` vertices on a circle of `circumradius` metres.

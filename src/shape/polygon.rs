@@ -105,7 +105,11 @@ impl ConvexPolygon {
         check_points_finite(points)?;
         let hull = convex_hull_indices(points);
         if hull.len() < 3 {
-            let distinct = if points.is_empty() { 0 } else { hull.len().max(1) };
+            let distinct = if points.is_empty() {
+                0
+            } else {
+                hull.len().max(1)
+            };
             return Err(if points.len() >= 3 && distinct >= 2 {
                 ShapeError::Collinear
             } else {
@@ -258,8 +262,13 @@ impl ConvexPolygon {
     /// This polygon with every vertex moved by `xf` (a rigid motion of the outline itself).
     #[must_use]
     pub fn transformed(&self, xf: &Transform) -> Self {
-        let pts: Vec<Vec2> = self.vertices().iter().map(|v| xf.transform_point(*v)).collect();
-        let mut out = Self::from_ccw_unchecked(&pts).expect("a rigid motion keeps the vertex count");
+        let pts: Vec<Vec2> = self
+            .vertices()
+            .iter()
+            .map(|v| xf.transform_point(*v))
+            .collect();
+        let mut out =
+            Self::from_ccw_unchecked(&pts).expect("a rigid motion keeps the vertex count");
         out.radius = self.radius;
         out
     }
@@ -280,8 +289,10 @@ impl ConvexPolygon {
     /// Mass properties for `density` kg/m², exact for the rounded outline.
     pub fn mass_properties(&self, density: Real) -> Result<MassProperties, ShapeError> {
         check_positive("density", density)?;
-        Ok(rounded_core_moments(self.vertices(), self.normals(), self.radius)
-            .finish(self.vertices[0], density))
+        Ok(
+            rounded_core_moments(self.vertices(), self.normals(), self.radius)
+                .finish(self.vertices[0], density),
+        )
     }
 }
 
