@@ -7,7 +7,7 @@
 //! pieces. Pieces are capped at [`MAX_POLYGON_VERTICES`] vertices.
 
 use super::error::{check_points_finite, ShapeError};
-use super::hull::{left_distance, point_set_tolerance};
+use super::hull::{convex_hull_indices, left_distance, point_set_tolerance};
 use crate::constants::MAX_POLYGON_VERTICES;
 use crate::math::Real;
 use crate::Vec2;
@@ -42,6 +42,9 @@ fn validate_simple_outline(points: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
                 });
             }
         }
+    }
+    if convex_hull_indices(points).len() < 3 {
+        return Err(ShapeError::Collinear);
     }
     // Edge i runs from point i to point i+1.
     for i in 0..n {
