@@ -128,7 +128,7 @@ impl LocalManifold {
 
     /// The world-space [`Contact`] of an overlapping manifold, keeping the points whose separation
     /// is at most `keep` metres (always at least the deepest one).
-    pub fn to_contact(&self, xa: &Transform, keep: Real) -> Contact {
+    pub fn to_contact(self, xa: &Transform, keep: Real) -> Contact {
         let mut c = Contact {
             normal: xa.transform_vector(self.normal),
             depth: (-self.separation).max(0.0),

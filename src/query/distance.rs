@@ -41,8 +41,9 @@ pub(crate) fn point_core(points: &[Vec2], normals: &[Vec2], c: Vec2) -> PointCor
             best = i;
         }
     }
+    let next = if best + 1 == n { 0 } else { best + 1 };
     let v1 = points[best];
-    let v2 = points[(best + 1) % n];
+    let v2 = points[next];
     // `>=`: a point on the line of a segment core but past its end has zero separation on both
     // sides and still lies in a vertex region.
     if best_s >= 0.0 {
@@ -50,7 +51,7 @@ pub(crate) fn point_core(points: &[Vec2], normals: &[Vec2], c: Vec2) -> PointCor
             return vertex_result(c, v1, best);
         }
         if (c - v2).dot(v1 - v2) < 0.0 {
-            return vertex_result(c, v2, (best + 1) % n);
+            return vertex_result(c, v2, next);
         }
     }
     PointCoreResult {

@@ -35,8 +35,9 @@ pub(crate) struct MovedCore {
 }
 
 impl MovedCore {
-    /// `core` mapped by `xf` (for B in A's frame, `xf = xa.inv_mul(xb)`).
-    #[inline]
+    /// `core` mapped by `xf` (for B in A's frame, `xf = xa.inv_mul(xb)`). Always inlined so the
+    /// arrays are built in the caller's frame rather than moved there.
+    #[inline(always)]
     pub fn new(core: &Core<'_>, xf: &Transform) -> Self {
         let mut out = Self {
             points: [Vec2::ZERO; MAX_POLYGON_VERTICES],
@@ -168,7 +169,7 @@ fn collide_core_point(
 
 /// Clips the incident edge of `incident` against the reference face `edge` of `reference`.
 /// `separation` is the pair's separation along the face normal (radii applied).
-fn clip(
+pub(crate) fn clip(
     reference: &Core<'_>,
     incident: &Core<'_>,
     edge: usize,
@@ -179,7 +180,7 @@ fn clip(
     let nr = reference.points.len();
     let normal = reference.normals[edge];
     let v11 = reference.points[edge];
-    let v12 = reference.points[(edge + 1) % nr];
+    let v12 = reference.points[if edge + 1 == nr { 0 } else { edge + 1 }];
     // Incident edge: the one whose normal is most anti-parallel to the reference normal.
     let ni = incident.points.len();
     let mut inc = 0;
@@ -192,18 +193,21 @@ fn clip(
         }
     }
     let i21 = inc;
-    let i22 = (inc + 1) % ni;
+    let i22 = if inc + 1 == ni { 0 } else { inc + 1 };
     let v21 = incident.points[i21];
     let v22 = incident.points[i22];
 
-    let tangent = (v12 - v11).normalize();
+    // Edges run counter-clockwise with the outward normal on their right, so the unit tangent is
+    // the normal turned a quarter turn left: no square root needed.
+    let tangent = normal.perp();
     let lower1 = 0.0;
     let upper1 = (v12 - v11).dot(tangent);
     // The incident edge runs against the tangent: v21 is at its upper end, v22 at its lower end.
     let upper2 = (v21 - v11).dot(tangent);
     let lower2 = (v22 - v11).dot(tangent);
     let span = upper2 - lower2;
-    let lerp = |s: Real| v22 + ((s - lower2) / span) * (v21 - v22);
+    let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
+    let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
     let v_lower = if lower2 < lower1 && span > 0.0 {
         lerp(lower1)
     } else {

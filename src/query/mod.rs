@@ -21,6 +21,7 @@
 //! move B into A's local frame once (`xa.inv_mul(xb)`) and work there. A compound is the union of
 //! its pieces: it intersects when any piece does, and its contact is that of the deepest piece pair.
 
+mod box_box;
 mod contact;
 pub(crate) mod distance;
 pub(crate) mod manifold;
@@ -115,6 +116,9 @@ pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<C
     }
 }
 
+/// A visitor of piece pairs: `(piece_a, world_a, piece_b, world_b, index_a, index_b)`.
+type PiecePairFn<'f> = dyn FnMut(&Shape, &Transform, &Shape, &Transform, usize, usize) + 'f;
+
 /// Calls `f` for every pair of convex pieces (a convex shape is its own single piece) whose world
 /// boxes overlap, with each piece's world transform and piece indices.
 fn for_each_piece_pair(
@@ -122,7 +126,7 @@ fn for_each_piece_pair(
     xa: &Transform,
     b: &Shape,
     xb: &Transform,
-    f: &mut dyn FnMut(&Shape, &Transform, &Shape, &Transform, usize, usize),
+    f: &mut PiecePairFn<'_>,
 ) {
     visit_pieces(a, xa, &mut |sa, xsa, ia| {
         let box_a = sa.aabb(xsa);
@@ -148,7 +152,7 @@ fn visit_pieces(s: &Shape, x: &Transform, f: &mut dyn FnMut(&Shape, &Transform, 
 
 /// The manifold of two convex shapes in A's frame, or `None` when farther apart than
 /// `max_distance` metres.
-#[inline]
+#[inline(always)]
 pub(crate) fn local_manifold(
     a: &Shape,
     xa: &Transform,
@@ -156,9 +160,23 @@ pub(crate) fn local_manifold(
     xb: &Transform,
     max_distance: Real,
 ) -> Option<LocalManifold> {
+    let b_in_a = xa.inv_mul(xb);
+    if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) {
+        if let (Some(fa), Some(fb)) = (pa.box_frame(), pb.box_frame()) {
+            return box_box::collide_boxes(pa, fa, pb, fb, &b_in_a, max_distance);
+        }
+    }
+    let (ca, cb) = (convex_core(a), convex_core(b));
+    let moved = MovedCore::new(&cb, &b_in_a);
+    collide_cores(&ca, &moved.view(), max_distance)
+}
+
+/// The general kernel only, bypassing the box–box fast path (for tests that hold the two together).
+#[doc(hidden)]
+pub fn contact_general(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<Contact> {
     let (ca, cb) = (convex_core(a), convex_core(b));
     let moved = MovedCore::new(&cb, &xa.inv_mul(xb));
-    collide_cores(&ca, &moved.view(), max_distance)
+    collide_cores(&ca, &moved.view(), 0.0).map(|m| m.to_contact(xa, MANIFOLD_TOLERANCE))
 }
 
 #[inline]

@@ -24,9 +24,14 @@ pub(crate) fn max_separation(a: &Core<'_>, b: &Core<'_>) -> (usize, Real) {
     let mut best = 0;
     let mut best_s = Real::NEG_INFINITY;
     for (i, (&n, &p)) in a.normals.iter().zip(a.points).enumerate() {
+        // Plain comparisons, not `f64::min`: inputs are finite, and the NaN-aware `min` costs
+        // several instructions per call in this innermost loop.
         let mut s = Real::INFINITY;
         for &q in b.points {
-            s = s.min(n.dot(q - p));
+            let d = n.dot(q - p);
+            if d < s {
+                s = d;
+            }
         }
         if s > best_s {
             best_s = s;
@@ -61,8 +66,12 @@ fn project(points: &[Vec2], axis: Vec2) -> (Real, Real) {
     let mut hi = Real::NEG_INFINITY;
     for &p in points {
         let d = axis.dot(p);
-        lo = lo.min(d);
-        hi = hi.max(d);
+        if d < lo {
+            lo = d;
+        }
+        if d > hi {
+            hi = d;
+        }
     }
     (lo, hi)
 }

@@ -13,7 +13,7 @@ mod decompose;
 mod error;
 pub(crate) mod hull;
 mod mass;
-mod polygon;
+pub(crate) mod polygon;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
@@ -28,6 +28,9 @@ use crate::Vec2;
 /// Any collision shape, in its local frame. Build one with the validating constructors
 /// ([`Shape::circle`], [`Shape::polygon`], [`Shape::rectangle`], [`Shape::capsule`],
 /// [`Shape::concave`], …), which return a [`ShapeError`] for bad input instead of panicking.
+// Polygons are stored inline (up to 16 vertices and normals): one shape per body, and the narrow
+// phase reads vertices without chasing a pointer, as Box2D's `b2Polygon` does.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum Shape {
     /// A disc.

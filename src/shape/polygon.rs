@@ -23,6 +23,41 @@ pub struct ConvexPolygon {
     count: usize,
     centroid: Vec2,
     radius: Real,
+    /// Set when the polygon is a rectangle, for the closed-form box–box kernel.
+    box_frame: Option<BoxFrame>,
+}
+
+/// A rectangle's own frame inside its polygon's local frame: centre, rotation whose x axis is the
+/// normal of edge 1, and half extents (metres). With this labelling vertex 0 is the (−x, −y)
+/// corner and edges 0..3 have normals −y, +x, +y, −x, as for [`ConvexPolygon::rectangle`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct BoxFrame {
+    pub center: Vec2,
+    pub rotation: crate::math::Rot,
+    pub half: Vec2,
+}
+
+/// Cosine tolerance under which two edge normals of a quadrilateral count as perpendicular or
+/// opposite when recognising a rectangle.
+const RECTANGLE_TOLERANCE: Real = 1e-12;
+
+fn detect_box(v: &[Vec2], n: &[Vec2]) -> Option<BoxFrame> {
+    if v.len() != 4 {
+        return None;
+    }
+    let square = n[0].dot(n[1]).abs() <= RECTANGLE_TOLERANCE
+        && (n[0] + n[2]).length() <= RECTANGLE_TOLERANCE
+        && (n[1] + n[3]).length() <= RECTANGLE_TOLERANCE;
+    if !square {
+        return None;
+    }
+    let center = 0.25 * (v[0] + v[1] + v[2] + v[3]);
+    let (x, y) = (n[1], n[2]);
+    Some(BoxFrame {
+        center,
+        rotation: crate::math::Rot { cos: x.x, sin: x.y },
+        half: Vec2::new(x.dot(v[1] - center), y.dot(v[2] - center)),
+    })
 }
 
 impl ConvexPolygon {
@@ -202,6 +237,7 @@ impl ConvexPolygon {
             count,
             centroid: Vec2::ZERO,
             radius: 0.0,
+            box_frame: detect_box(&vertices[..count], &normals[..count]),
         };
         poly.centroid = rounded_core_moments(poly.vertices(), poly.normals(), 0.0)
             .finish(points[0], 1.0)
@@ -228,6 +264,16 @@ impl ConvexPolygon {
     #[must_use]
     pub fn centroid(&self) -> Vec2 {
         self.centroid
+    }
+
+    /// The rectangle frame when this is a sharp rectangle (for the box–box kernel).
+    #[inline]
+    pub(crate) fn box_frame(&self) -> Option<&BoxFrame> {
+        if self.radius == 0.0 {
+            self.box_frame.as_ref()
+        } else {
+            None
+        }
     }
 
     /// The rounding radius (metres); zero for a sharp polygon.

@@ -1,0 +1,225 @@
+//! Closed-form contact for two sharp rectangles (the oriented-box test plus analytic clipping).
+//!
+//! For boxes no loop over vertices is needed. With B's box frame expressed in A's as rotation
+//! `(c, s)` and offset `t`, B's extent along A's x axis is `|c|·hB.x + |s|·hB.y`, so A's face `+x`
+//! separates by `t.x − extent − hA.x`, and likewise for the other faces (Gottschalk's OBB test,
+//! written as the eight signed face separations). The reference face is the one of maximum
+//! separation with the same bias towards A as the general kernel; the incident face of the other
+//! box is the one whose normal is most anti-parallel, and its two corners are clipped to the
+//! reference face's side planes as in `manifold::clip`. The result equals the general kernel's
+//! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
+
+use super::contact::{FeatureId, LocalManifold, LocalPoint};
+use super::manifold::{collide_cores, MovedCore};
+use crate::constants::REFERENCE_FACE_BIAS;
+use crate::math::{Real, Transform};
+use crate::shape::polygon::BoxFrame;
+use crate::shape::{ConvexPolygon, Core};
+use crate::Vec2;
+
+/// Outward normals of a box's edges 0..3 in its own frame (vertex 0 is the (−x, −y) corner).
+const FACE_NORMALS: [Vec2; 4] = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
+
+/// Index and value of the largest of four face separations (first one on ties, like the loop in
+/// `sat::max_separation`).
+#[inline(always)]
+fn argmax4(s: [Real; 4]) -> (usize, Real) {
+    let mut best = 0;
+    for i in 1..4 {
+        if s[i] > s[best] {
+            best = i;
+        }
+    }
+    (best, s[best])
+}
+
+/// Separations of the four faces of a box with half extents `h` against a box with half extents
+/// `ho` whose centre is at `t` and rotation `(c, s)` in this box's frame.
+#[inline(always)]
+fn face_separations(h: Vec2, ho: Vec2, t: Vec2, c: Real, s: Real) -> [Real; 4] {
+    let (c, s) = (c.abs(), s.abs());
+    let (ex, ey) = (c * ho.x + s * ho.y, s * ho.x + c * ho.y);
+    [
+        -t.y - ey - h.y,
+        t.x - ex - h.x,
+        t.y - ey - h.y,
+        -t.x - ex - h.x,
+    ]
+}
+
+/// The manifold of two sharp rectangles in A's local frame, or `None` when farther apart than
+/// `max_distance`. `b_in_a` maps B's local frame into A's.
+#[inline]
+pub(crate) fn collide_boxes(
+    pa: &ConvexPolygon,
+    fa: &BoxFrame,
+    pb: &ConvexPolygon,
+    fb: &BoxFrame,
+    b_in_a: &Transform,
+    max_distance: Real,
+) -> Option<LocalManifold> {
+    // Rectangles built by `rectangle` sit at their local origin unrotated: skip the identities.
+    let centered =
+        |f: &BoxFrame| f.center == Vec2::ZERO && f.rotation.sin == 0.0 && f.rotation.cos == 1.0;
+    let box_a = Transform::from_parts(fa.center, fa.rotation);
+    let box_b = if centered(fb) {
+        *b_in_a
+    } else {
+        b_in_a.mul_transform(&Transform::from_parts(fb.center, fb.rotation))
+    };
+    let a_centered = centered(fa);
+    let rel = if a_centered {
+        box_b
+    } else {
+        box_a.inv_mul(&box_b)
+    }; // B's box frame in A's
+    let (c, s) = (rel.rotation.cos, rel.rotation.sin);
+    let (edge_a, sep_a) = argmax4(face_separations(fa.half, fb.half, rel.translation, c, s));
+    if sep_a > max_distance {
+        return None;
+    }
+    let u = rel.rotation.inv_rotate(-rel.translation); // A's centre in B's box frame
+    let (edge_b, sep_b) = argmax4(face_separations(fb.half, fa.half, u, c, -s));
+    if sep_b > max_distance {
+        return None;
+    }
+    let flip = sep_b > sep_a + REFERENCE_FACE_BIAS;
+    let sep = if flip { sep_b } else { sep_a };
+    if sep > 0.0 {
+        // Apart but within a speculative margin: the general kernel finds the closest features.
+        let a_core = Core {
+            points: pa.vertices(),
+            normals: pa.normals(),
+            radius: 0.0,
+        };
+        let moved = MovedCore::new(
+            &Core {
+                points: pb.vertices(),
+                normals: pb.normals(),
+                radius: 0.0,
+            },
+            b_in_a,
+        );
+        return collide_cores(&a_core, &moved.view(), max_distance);
+    }
+    let mut m = if flip {
+        // Reference on B: work in B's box frame with A incident, then map into A's frame.
+        let inc = Transform::from_parts(u, rel.rotation.inverse());
+        let mut m = clip_boxes(fb.half, fa.half, &inc, edge_b, sep, max_distance, true);
+        m.normal = -m.normal;
+        map_points(&mut m, &box_b);
+        m
+    } else {
+        let mut m = clip_boxes(fa.half, fb.half, &rel, edge_a, sep, max_distance, false);
+        if !a_centered {
+            map_points(&mut m, &box_a);
+            m.normal = box_a.transform_vector(m.normal);
+        }
+        return Some(m);
+    };
+    m.normal = box_b.transform_vector(m.normal);
+    Some(m)
+}
+
+#[inline(always)]
+fn map_points(m: &mut LocalManifold, xf: &Transform) {
+    for p in &mut m.points[..m.count] {
+        p.point = xf.transform_point(p.point);
+    }
+}
+
+/// Clips the incident box (half extents `hi`, placed by `inc` in the reference box's frame) against
+/// face `edge` of the reference box (half extents `hr`). Result in the reference box's frame.
+#[inline(always)]
+fn clip_boxes(
+    hr: Vec2,
+    hi: Vec2,
+    inc: &Transform,
+    edge: usize,
+    separation: Real,
+    max_distance: Real,
+    flip: bool,
+) -> LocalManifold {
+    let normal = FACE_NORMALS[edge];
+    let tangent = normal.perp();
+    // Reference face: centre `depth·normal`, half length `width` along the tangent.
+    let (depth, width) = if edge & 1 == 1 {
+        (hr.x, hr.y)
+    } else {
+        (hr.y, hr.x)
+    };
+    // Incident face: the incident box's face whose normal is most anti-parallel to `normal`.
+    let local_n = inc.rotation.inv_rotate(normal);
+    let inc_edge = if local_n.x.abs() > local_n.y.abs() {
+        if local_n.x > 0.0 {
+            3
+        } else {
+            1
+        }
+    } else if local_n.y > 0.0 {
+        0
+    } else {
+        2
+    };
+    let m_local = FACE_NORMALS[inc_edge];
+    let (inc_depth, inc_width) = if inc_edge & 1 == 1 {
+        (hi.x, hi.y)
+    } else {
+        (hi.y, hi.x)
+    };
+    let face_mid = inc_depth * m_local;
+    let along = inc_width * m_local.perp();
+    // Edge `inc_edge` runs from its vertex `inc_edge` to vertex `inc_edge + 1`.
+    let v21 = inc.transform_point(face_mid - along);
+    let v22 = inc.transform_point(face_mid + along);
+    let i21 = inc_edge as u8;
+    let i22 = ((inc_edge + 1) & 3) as u8;
+
+    let (lower1, upper1) = (-width, width);
+    let upper2 = v21.dot(tangent);
+    let lower2 = v22.dot(tangent);
+    let span = upper2 - lower2;
+    let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
+    let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
+    let v_lower = if lower2 < lower1 && span > 0.0 {
+        lerp(lower1)
+    } else {
+        v22
+    };
+    let v_upper = if upper2 > upper1 && span > 0.0 {
+        lerp(upper1)
+    } else {
+        v21
+    };
+
+    let mut m = LocalManifold {
+        normal,
+        separation,
+        ..Default::default()
+    };
+    let mut deepest = (Real::INFINITY, Vec2::ZERO, 0u8);
+    for (v, iv) in [(v_lower, i22), (v_upper, i21)] {
+        let s = v.dot(normal) - depth;
+        let point = v - (0.5 * s) * normal;
+        if s < deepest.0 {
+            deepest = (s, point, iv);
+        }
+        if s <= max_distance {
+            m.points[m.count] = LocalPoint {
+                point,
+                separation: s,
+                id: FeatureId::new(edge as u8, iv, flip),
+            };
+            m.count += 1;
+        }
+    }
+    if m.count == 0 {
+        m.points[0] = LocalPoint {
+            point: deepest.1,
+            separation: deepest.0,
+            id: FeatureId::new(edge as u8, deepest.2, flip),
+        };
+        m.count = 1;
+    }
+    m
+}
