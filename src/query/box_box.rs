@@ -10,7 +10,7 @@
 //! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
-use super::manifold::{collide_cores, MovedCore};
+use super::manifold::{collide_cores, with_moved};
 use crate::constants::REFERENCE_FACE_BIAS;
 use crate::math::{Real, Transform};
 use crate::shape::polygon::BoxFrame;
@@ -45,6 +45,21 @@ fn face_separations(h: Vec2, ho: Vec2, t: Vec2, c: Real, s: Real) -> [Real; 4] {
         t.y - ey - h.y,
         -t.x - ex - h.x,
     ]
+}
+
+/// Returns `true` if two sharp rectangles intersect (touching counts); `b_in_a` maps B's local
+/// frame into A's.
+#[inline]
+pub(crate) fn boxes_intersect(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) -> bool {
+    let box_a = Transform::from_parts(fa.center, fa.rotation);
+    let box_b = b_in_a.mul_transform(&Transform::from_parts(fb.center, fb.rotation));
+    let rel = box_a.inv_mul(&box_b);
+    let (c, s) = (rel.rotation.cos, rel.rotation.sin);
+    if argmax4(face_separations(fa.half, fb.half, rel.translation, c, s)).1 > 0.0 {
+        return false;
+    }
+    let u = rel.rotation.inv_rotate(-rel.translation);
+    argmax4(face_separations(fb.half, fa.half, u, c, -s)).1 <= 0.0
 }
 
 /// The manifold of two sharp rectangles in A's local frame, or `None` when farther apart than
@@ -87,20 +102,7 @@ pub(crate) fn collide_boxes(
     let sep = if flip { sep_b } else { sep_a };
     if sep > 0.0 {
         // Apart but within a speculative margin: the general kernel finds the closest features.
-        let a_core = Core {
-            points: pa.vertices(),
-            normals: pa.normals(),
-            radius: 0.0,
-        };
-        let moved = MovedCore::new(
-            &Core {
-                points: pb.vertices(),
-                normals: pb.normals(),
-                radius: 0.0,
-            },
-            b_in_a,
-        );
-        return collide_cores(&a_core, &moved.view(), max_distance);
+        return boxes_apart(pa, pb, b_in_a, max_distance);
     }
     let mut m = if flip {
         // Reference on B: work in B's box frame with A incident, then map into A's frame.
@@ -119,6 +121,29 @@ pub(crate) fn collide_boxes(
     };
     m.normal = box_b.transform_vector(m.normal);
     Some(m)
+}
+
+/// Boxes apart but within `max_distance`: the general kernel's closest-feature path. Kept out of
+/// line so the common overlapping path stays small.
+#[cold]
+#[inline(never)]
+fn boxes_apart(
+    pa: &ConvexPolygon,
+    pb: &ConvexPolygon,
+    b_in_a: &Transform,
+    max_distance: Real,
+) -> Option<LocalManifold> {
+    let a_core = Core {
+        points: pa.vertices(),
+        normals: pa.normals(),
+        radius: 0.0,
+    };
+    let b_core = Core {
+        points: pb.vertices(),
+        normals: pb.normals(),
+        radius: 0.0,
+    };
+    with_moved(&b_core, b_in_a, |b| collide_cores(&a_core, b, max_distance))
 }
 
 #[inline(always)]

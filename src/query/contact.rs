@@ -126,6 +126,18 @@ impl LocalManifold {
         m
     }
 
+    /// A manifold computed with the shapes' roles swapped (in B's frame, normal from B to A), turned
+    /// into A's frame: `b_in_a` maps B's frame into A's; the normal is flipped.
+    #[inline]
+    pub fn swapped_into(mut self, b_in_a: &Transform) -> Self {
+        self.normal = -b_in_a.transform_vector(self.normal);
+        for p in &mut self.points[..self.count] {
+            p.point = b_in_a.transform_point(p.point);
+            p.id.0 ^= 1 << 16;
+        }
+        self
+    }
+
     /// The world-space [`Contact`] of an overlapping manifold, keeping the points whose separation
     /// is at most `keep` metres (always at least the deepest one).
     pub fn to_contact(self, xa: &Transform, keep: Real) -> Contact {

@@ -25,23 +25,24 @@ use crate::math::{Real, Transform};
 use crate::shape::Core;
 use crate::Vec2;
 
-/// A core copied into another frame (B's core moved into A's frame). Lives on the stack.
-pub(crate) struct MovedCore {
-    points: [Vec2; MAX_POLYGON_VERTICES],
-    normals: [Vec2; MAX_POLYGON_VERTICES],
+/// A core copied into another frame (B's core moved into A's frame), on the stack. `N` is the
+/// capacity: callers pick the smallest of 1, 4, 8 or 16 that holds the core (see [`with_moved`]),
+/// so moving a circle's centre or a box does not fill a 16-vertex buffer.
+pub(crate) struct MovedCore<const N: usize> {
+    points: [Vec2; N],
+    normals: [Vec2; N],
     count: usize,
     normal_count: usize,
     radius: Real,
 }
 
-impl MovedCore {
-    /// `core` mapped by `xf` (for B in A's frame, `xf = xa.inv_mul(xb)`). Always inlined so the
-    /// arrays are built in the caller's frame rather than moved there.
+impl<const N: usize> MovedCore<N> {
+    /// `core` (at most `N` points) mapped by `xf`.
     #[inline(always)]
     pub fn new(core: &Core<'_>, xf: &Transform) -> Self {
         let mut out = Self {
-            points: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-            normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+            points: [Vec2::ZERO; N],
+            normals: [Vec2::ZERO; N],
             count: core.points.len(),
             normal_count: core.normals.len(),
             radius: core.radius,
@@ -56,13 +57,24 @@ impl MovedCore {
     }
 
     /// The moved core as a view.
-    #[inline]
+    #[inline(always)]
     pub fn view(&self) -> Core<'_> {
         Core {
             points: &self.points[..self.count],
             normals: &self.normals[..self.normal_count],
             radius: self.radius,
         }
+    }
+}
+
+/// Calls `f` with `core` mapped by `xf`, in the smallest stack buffer that holds it.
+#[inline(always)]
+pub(crate) fn with_moved<R>(core: &Core<'_>, xf: &Transform, f: impl FnOnce(&Core<'_>) -> R) -> R {
+    match core.points.len() {
+        1 => f(&MovedCore::<1>::new(core, xf).view()),
+        2..=4 => f(&MovedCore::<4>::new(core, xf).view()),
+        5..=8 => f(&MovedCore::<8>::new(core, xf).view()),
+        _ => f(&MovedCore::<MAX_POLYGON_VERTICES>::new(core, xf).view()),
     }
 }
 

@@ -34,7 +34,7 @@ use crate::math::{Real, Transform};
 use crate::shape::{Core, Shape};
 use crate::Vec2;
 use contact::LocalManifold;
-use manifold::{collide_cores, MovedCore};
+use manifold::{collide_cores, with_moved};
 
 /// Returns `true` if the world bounding boxes of the two placed shapes overlap (touching counts).
 /// The cheapest test; a broad-phase filter before [`intersects`].
@@ -84,9 +84,19 @@ pub fn intersects(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool 
         }
         (_, Shape::Compound(_)) => intersects(b, xb, a, xa),
         _ => {
+            let b_in_a = xa.inv_mul(xb);
+            if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) {
+                if let (Some(fa), Some(fb)) = (pa.box_frame(), pb.box_frame()) {
+                    return box_box::boxes_intersect(fa, fb, &b_in_a);
+                }
+            }
             let (ca, cb) = (convex_core(a), convex_core(b));
-            let moved = MovedCore::new(&cb, &xa.inv_mul(xb));
-            sat::cores_intersect(&ca, &moved.view())
+            // Move the smaller core into the larger one's frame.
+            if ca.points.len() < cb.points.len() {
+                with_moved(&ca, &xb.inv_mul(xa), |a| sat::cores_intersect(a, &cb))
+            } else {
+                with_moved(&cb, &b_in_a, |b| sat::cores_intersect(&ca, b))
+            }
         }
     }
 }
@@ -166,17 +176,37 @@ pub(crate) fn local_manifold(
             return box_box::collide_boxes(pa, fa, pb, fb, &b_in_a, max_distance);
         }
     }
+    local_manifold_general(a, b, xa, xb, &b_in_a, max_distance)
+}
+
+/// The general rounded-core kernel. Out of line on purpose: inlined, its four stack buffers (one
+/// per core size) would enlarge the frame of every caller, box pairs included.
+#[inline(never)]
+fn local_manifold_general(
+    a: &Shape,
+    b: &Shape,
+    xa: &Transform,
+    xb: &Transform,
+    b_in_a: &Transform,
+    max_distance: Real,
+) -> Option<LocalManifold> {
     let (ca, cb) = (convex_core(a), convex_core(b));
-    let moved = MovedCore::new(&cb, &b_in_a);
-    collide_cores(&ca, &moved.view(), max_distance)
+    if ca.points.len() < cb.points.len() {
+        // Fewer points to move the other way: solve in B's frame, then map into A's.
+        let m = with_moved(&ca, &xb.inv_mul(xa), |a| {
+            collide_cores(&cb, a, max_distance)
+        })?;
+        return Some(m.swapped_into(b_in_a));
+    }
+    with_moved(&cb, b_in_a, |b| collide_cores(&ca, b, max_distance))
 }
 
 /// The general kernel only, bypassing the box–box fast path (for tests that hold the two together).
 #[doc(hidden)]
 pub fn contact_general(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<Contact> {
     let (ca, cb) = (convex_core(a), convex_core(b));
-    let moved = MovedCore::new(&cb, &xa.inv_mul(xb));
-    collide_cores(&ca, &moved.view(), 0.0).map(|m| m.to_contact(xa, MANIFOLD_TOLERANCE))
+    with_moved(&cb, &xa.inv_mul(xb), |b| collide_cores(&ca, b, 0.0))
+        .map(|m| m.to_contact(xa, MANIFOLD_TOLERANCE))
 }
 
 #[inline]
