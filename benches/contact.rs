@@ -39,6 +39,15 @@ fn bench_pair(
             black_box(contact(a, xa, b, xb))
         })
     });
+    let sparse = common::random_pose_pairs(1024, 3.0, 11);
+    g.bench_function("sparse", |bench| {
+        let mut i = 0;
+        bench.iter(|| {
+            i = (i + 1) & 1023;
+            let (xa, xb) = &sparse[i];
+            black_box(contact(a, xa, b, xb))
+        })
+    });
     g.bench_function("random_intersects", |bench| {
         let mut i = 0;
         bench.iter(|| {

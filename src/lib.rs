@@ -46,3 +46,8 @@ pub use query::Contact;
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
+
+/// The README's Rust examples compile and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -183,3 +183,22 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Every point of a shape lies in its bounding circle (the circle the early-out relies on).
+    #[test]
+    fn bounding_circle_holds_the_shape(s in any_shape(), probes in prop::collection::vec(vec2(3.0), 200)) {
+        let (c, r) = s.bounding_circle();
+        for p in probes {
+            if contains_point(&s, &Transform::IDENTITY, p) {
+                prop_assert!(p.distance(c) <= r * (1.0 + 1e-12), "{:?} outside ({:?}, {})", p, c, r);
+            }
+        }
+        // And the circle is not loose: some core point or rim reaches it (within 1e-9).
+        let far = world_cores(&s, &Transform::IDENTITY)
+            .iter()
+            .flat_map(|k| k.points.iter().map(move |q| q.distance(c) + k.radius))
+            .fold(0.0, f64::max);
+        prop_assert!(far >= r - 1e-9 && far <= r + 1e-9 || !s.is_convex());
+    }
+}

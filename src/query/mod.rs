@@ -179,6 +179,9 @@ pub(crate) fn local_manifold(
     local_manifold_general(a, b, xa, xb, &b_in_a, max_distance)
 }
 
+/// Vertex-pair count (n·m) above which the general kernel first tests bounding circles.
+const BOUNDING_CIRCLE_MIN_SWEEP: usize = 16;
+
 /// The general rounded-core kernel. Out of line on purpose: inlined, its four stack buffers (one
 /// per core size) would enlarge the frame of every caller, box pairs included.
 #[inline(never)]
@@ -191,6 +194,15 @@ fn local_manifold_general(
     max_distance: Real,
 ) -> Option<LocalManifold> {
     let (ca, cb) = (convex_core(a), convex_core(b));
+    // Bounding-circle early-out where it pays: measured, it saves ~64% on apart 8-gon pairs and
+    // costs ~10% on the cheap pairs (circle, capsule, box sizes), so only for larger sweeps.
+    if ca.points.len() * cb.points.len() > BOUNDING_CIRCLE_MIN_SWEEP {
+        let ((ka, ra), (kb, rb)) = (a.bounding_circle(), b.bounding_circle());
+        let reach = ra + rb + max_distance;
+        if ka.distance_squared(b_in_a.transform_point(kb)) > reach * reach {
+            return None;
+        }
+    }
     if ca.points.len() < cb.points.len() {
         // Fewer points to move the other way: solve in B's frame, then map into A's.
         let m = with_moved(&ca, &xb.inv_mul(xa), |a| {

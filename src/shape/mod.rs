@@ -162,6 +162,32 @@ impl Shape {
         }
     }
 
+    /// A circle holding the whole shape: (centre in the local frame, radius), metres. Exact for
+    /// circles and capsules, about the centroid for polygons, about the box centre for compounds.
+    #[must_use]
+    pub fn bounding_circle(&self) -> (Vec2, Real) {
+        match self {
+            Shape::Circle(c) => (c.center(), c.radius()),
+            Shape::Capsule(c) => (
+                0.5 * (c.a() + c.b()),
+                0.5 * c.a().distance(c.b()) + c.radius(),
+            ),
+            Shape::Polygon(p) => p.bounding_circle(),
+            Shape::Compound(c) => {
+                let center = c.local_aabb().center();
+                let r = c
+                    .pieces()
+                    .iter()
+                    .map(|p| {
+                        let (pc, pr) = p.shape.bounding_circle();
+                        p.transform.transform_point(pc).distance(center) + pr
+                    })
+                    .fold(0.0, Real::max);
+                (center, r)
+            }
+        }
+    }
+
     /// The shape flipped in x (x → −x, a horizontal sprite flip), winding kept counter-clockwise.
     #[must_use]
     pub fn mirrored_x(&self) -> Shape {

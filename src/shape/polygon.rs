@@ -25,6 +25,8 @@ pub struct ConvexPolygon {
     radius: Real,
     /// Set when the polygon is a rectangle, for the closed-form box–box kernel.
     box_frame: Option<BoxFrame>,
+    /// Radius of the core about the centroid (metres), without rounding.
+    core_bound: Real,
 }
 
 /// A rectangle's own frame inside its polygon's local frame: centre, rotation whose x axis is the
@@ -238,10 +240,15 @@ impl ConvexPolygon {
             centroid: Vec2::ZERO,
             radius: 0.0,
             box_frame: detect_box(&vertices[..count], &normals[..count]),
+            core_bound: 0.0,
         };
         poly.centroid = rounded_core_moments(poly.vertices(), poly.normals(), 0.0)
             .finish(points[0], 1.0)
             .center;
+        poly.core_bound = points
+            .iter()
+            .map(|p| p.distance(poly.centroid))
+            .fold(0.0, Real::max);
         Ok(poly)
     }
 
@@ -274,6 +281,14 @@ impl ConvexPolygon {
         } else {
             None
         }
+    }
+
+    /// A circle holding the whole polygon, rounding included: (centre in the local frame, radius),
+    /// metres. Centred on the centroid.
+    #[inline]
+    #[must_use]
+    pub fn bounding_circle(&self) -> (Vec2, Real) {
+        (self.centroid, self.core_bound + self.radius)
     }
 
     /// The rounding radius (metres); zero for a sharp polygon.
