@@ -1,0 +1,34 @@
+//! The public contract of `../shared/DESIGN.md` §4, called exactly as written there. If this file
+//! stops compiling, the contract was broken.
+
+use sweep2d::{query, Shape, ShapeError, Transform, Vec2};
+
+fn clone_debug<T: Clone + std::fmt::Debug>(_: &T) {}
+
+#[test]
+fn static_contract() -> Result<(), ShapeError> {
+    let _: sweep2d::glam::DVec2 = Vec2::new(1.0, 2.0);
+    let xf: Transform = Transform::new(Vec2::new(1.0, 0.0), 0.5);
+    let _: Vec2 = xf.translation;
+    let _: f64 = xf.rotation.angle();
+    assert!((xf.angle() - 0.5).abs() < 1e-15);
+    let id = Transform::IDENTITY;
+    clone_debug(&xf);
+
+    let circle: Shape = Shape::circle(0.5)?;
+    let poly: Shape = Shape::polygon(&[Vec2::ZERO, Vec2::X, Vec2::Y])?;
+    let rect: Shape = Shape::rectangle(1.0, 0.5)?;
+    let cap: Shape = Shape::capsule(Vec2::ZERO, Vec2::X, 0.25)?;
+    clone_debug(&circle);
+
+    let hit: bool = query::intersects(&rect, &id, &circle, &xf);
+    let c: Option<sweep2d::Contact> = query::contact(&rect, &id, &circle, &xf);
+    assert!(hit && c.is_some());
+    let c = c.unwrap();
+    clone_debug(&c);
+    let _: Vec2 = c.normal;
+    let _: f64 = c.depth;
+    let _: &[Vec2] = c.points();
+    assert!(query::intersects(&poly, &id, &cap, &id));
+    Ok(())
+}
