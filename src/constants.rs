@@ -27,3 +27,25 @@ pub const FACE_CONTACT_TOLERANCE: Real = 1e-9;
 /// least this much: keeps the choice stable between faces of equal separation, such as two boxes
 /// resting flat. Kept tiny so the reported depth stays the exact minimum (within this bias).
 pub const REFERENCE_FACE_BIAS: Real = 1e-10;
+
+/// Largest rotation (radians) between two sampled poses of a swept hull. The hull is grown by
+/// `reach · step² / 8` to cover the arc between samples (0.019 × reach at π/8): smaller steps give
+/// tighter hulls and more points.
+pub const SWEEP_ANGLE_STEP: Real = core::f64::consts::PI / 8.0;
+
+/// Most angle samples of a swept hull (two full turns at [`SWEEP_ANGLE_STEP`]); past it the hull is
+/// the capsule of the bounding radius around the path, which holds every orientation.
+pub const MAX_SWEEP_SAMPLES: usize = 16;
+
+/// Default gap (metres) at which the conservative time of impact stops: the returned pose leaves
+/// the shapes at most this far apart. Smaller costs more iterations near contact.
+pub const TOI_TOLERANCE: Real = 1e-6;
+
+/// Default iteration budget of a time-of-impact query. When it runs out (a long grazing approach),
+/// the query returns the last safe time with `ToiStatus::BudgetExhausted`: never a miss.
+pub const TOI_MAX_ITERATIONS: u32 = 64;
+
+/// Step (in `t`) under which the exact translational time of impact has converged. The distance is
+/// convex in `t`, so the Newton iterate approaches the root from below and the remaining error is at
+/// most about one step.
+pub const TOI_EXACT_STEP: Real = 1e-13;

@@ -6,7 +6,8 @@
 //! * [`shape`]: [`Shape`] — circles, capsules, convex polygons (optionally rounded), compounds of
 //!   convex pieces (concave shapes) — with validating constructors and mass properties.
 //! * [`query`]: AABB and point tests, [`query::intersects`] and [`query::contact`] (the minimum
-//!   translation vector and a contact manifold) for every pair of shapes.
+//!   translation vector and a contact manifold) for every pair of shapes; continuous queries:
+//!   [`query::Motion`], swept hulls and [`query::time_of_impact`].
 //!
 //! Conventions (see `docs/collision.md`): metres, seconds, kilograms, radians; counter-clockwise
 //! positive, y up. A contact normal points from shape A toward shape B, and moving B by
@@ -42,7 +43,7 @@ pub type Vec2 = glam::DVec2;
 
 pub use constants::MAX_POLYGON_VERTICES;
 pub use math::{Aabb, Real, Rot, Transform};
-pub use query::Contact;
+pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };

@@ -11,7 +11,7 @@
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
 use super::manifold::{collide_cores, with_moved};
-use crate::constants::REFERENCE_FACE_BIAS;
+use crate::constants::{FACE_CONTACT_TOLERANCE, REFERENCE_FACE_BIAS};
 use crate::math::{Real, Transform};
 use crate::shape::polygon::BoxFrame;
 use crate::shape::{ConvexPolygon, Core};
@@ -62,6 +62,24 @@ pub(crate) fn boxes_intersect(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) 
     argmax4(face_separations(fb.half, fa.half, u, c, -s)).1 <= 0.0
 }
 
+/// The largest face separation of two sharp rectangles (metres, a lower bound of their distance)
+/// and its unit face normal in A's local frame, oriented from A toward B.
+#[inline]
+pub(crate) fn box_separation(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) -> (Real, Vec2) {
+    let box_a = Transform::from_parts(fa.center, fa.rotation);
+    let box_b = b_in_a.mul_transform(&Transform::from_parts(fb.center, fb.rotation));
+    let rel = box_a.inv_mul(&box_b);
+    let (c, s) = (rel.rotation.cos, rel.rotation.sin);
+    let (edge_a, sep_a) = argmax4(face_separations(fa.half, fb.half, rel.translation, c, s));
+    let u = rel.rotation.inv_rotate(-rel.translation);
+    let (edge_b, sep_b) = argmax4(face_separations(fb.half, fa.half, u, c, -s));
+    if sep_b > sep_a {
+        (sep_b, -box_b.transform_vector(FACE_NORMALS[edge_b]))
+    } else {
+        (sep_a, box_a.transform_vector(FACE_NORMALS[edge_a]))
+    }
+}
+
 /// The manifold of two sharp rectangles in A's local frame, or `None` when farther apart than
 /// `max_distance`. `b_in_a` maps B's local frame into A's.
 #[inline]
@@ -100,8 +118,10 @@ pub(crate) fn collide_boxes(
     }
     let flip = sep_b > sep_a + REFERENCE_FACE_BIAS;
     let sep = if flip { sep_b } else { sep_a };
-    if sep > 0.0 {
+    if sep > FACE_CONTACT_TOLERANCE {
         // Apart but within a speculative margin: the general kernel finds the closest features.
+        // (Within the tolerance the boxes count as touching and are clipped below: this is the
+        // pose a time of impact returns, and the clip is exact to that tolerance.)
         return boxes_apart(pa, pb, b_in_a, max_distance);
     }
     let mut m = if flip {
@@ -137,11 +157,13 @@ fn boxes_apart(
         points: pa.vertices(),
         normals: pa.normals(),
         radius: 0.0,
+        axes: pa.distinct_axes(),
     };
     let b_core = Core {
         points: pb.vertices(),
         normals: pb.normals(),
         radius: 0.0,
+        axes: pb.distinct_axes(),
     };
     with_moved(&b_core, b_in_a, |b| collide_cores(&a_core, b, max_distance))
 }

@@ -34,18 +34,21 @@ pub(crate) struct MovedCore<const N: usize> {
     count: usize,
     normal_count: usize,
     radius: Real,
+    axes: u32,
 }
 
 impl<const N: usize> MovedCore<N> {
     /// `core` (at most `N` points) mapped by `xf`.
     #[inline(always)]
     pub fn new(core: &Core<'_>, xf: &Transform) -> Self {
+        debug_assert!(core.points.len() <= N, "core larger than its buffer");
         let mut out = Self {
             points: [Vec2::ZERO; N],
             normals: [Vec2::ZERO; N],
             count: core.points.len(),
             normal_count: core.normals.len(),
             radius: core.radius,
+            axes: core.axes,
         };
         for (dst, src) in out.points.iter_mut().zip(core.points) {
             *dst = xf.transform_point(*src);
@@ -63,6 +66,7 @@ impl<const N: usize> MovedCore<N> {
             points: &self.points[..self.count],
             normals: &self.normals[..self.normal_count],
             radius: self.radius,
+            axes: self.axes,
         }
     }
 }
@@ -105,6 +109,9 @@ pub(crate) fn collide_cores(
             } else {
                 (a, b, edge_a, sep_a)
             };
+            // The pair's separation: the face's, or, when the cores are apart, their exact distance
+            // (the face separation can sit up to FACE_CONTACT_TOLERANCE below it).
+            let mut pair_separation = sep - radii;
             if cores_apart(a, b, sep) {
                 // Cores apart: the exact distance tells a face contact from a vertex contact.
                 let d = core_distance(a, b);
@@ -124,8 +131,16 @@ pub(crate) fn collide_cores(
                         id,
                     ));
                 }
+                pair_separation = d.distance - radii;
             }
-            let mut m = clip(reference, incident, edge, sep - radii, max_distance, flip);
+            let mut m = clip(
+                reference,
+                incident,
+                edge,
+                pair_separation,
+                max_distance,
+                flip,
+            );
             if flip {
                 m.normal = -m.normal;
             }

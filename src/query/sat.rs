@@ -99,8 +99,11 @@ pub(crate) fn cores_intersect(a: &Core<'_>, b: &Core<'_>) -> bool {
                 if seen(&tested[..count], axis) {
                     continue;
                 }
-                tested[count] = axis;
-                count += 1;
+                // Cores of any size reach here (swept hulls too): remember as many axes as fit.
+                if count < tested.len() {
+                    tested[count] = axis;
+                    count += 1;
+                }
                 let (a_lo, a_hi) = project(a.points, axis);
                 let (b_lo, b_hi) = project(b.points, axis);
                 if b_lo - a_hi > margin || a_lo - b_hi > margin {

@@ -51,7 +51,30 @@ pub(crate) struct Core<'a> {
     pub points: &'a [Vec2],
     pub normals: &'a [Vec2],
     pub radius: Real,
+    /// Bit `i` set when `normals[i]` lies on a line no earlier normal lies on: projecting on the
+    /// set bits covers every axis once (a box has two, a capsule one). [`ALL_AXES`] when unknown.
+    pub axes: u32,
 }
+
+/// An axis mask with every normal set.
+pub(crate) const ALL_AXES: u32 = u32::MAX;
+
+/// The mask of distinct axis lines among `normals` (see [`Core::axes`]).
+pub(crate) fn distinct_axes(normals: &[Vec2]) -> u32 {
+    let mut mask = 0u32;
+    for (i, n) in normals.iter().enumerate() {
+        let repeat = normals[..i]
+            .iter()
+            .any(|m| m.perp_dot(*n).abs() <= DISTINCT_AXIS_SIN);
+        if !repeat {
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// Sine under which two edge normals lie on the same line (parallel or opposite).
+const DISTINCT_AXIS_SIN: Real = 1e-12;
 
 impl Shape {
     /// A disc of `radius` metres centred at the local origin.
@@ -235,16 +258,19 @@ impl Shape {
                 points: c.core_points(),
                 normals: &[],
                 radius: c.radius(),
+                axes: 0,
             }),
             Shape::Capsule(c) => Some(Core {
                 points: c.core_points(),
                 normals: c.core_normals(),
                 radius: c.radius(),
+                axes: 1,
             }),
             Shape::Polygon(p) => Some(Core {
                 points: p.vertices(),
                 normals: p.normals(),
                 radius: p.radius(),
+                axes: p.distinct_axes(),
             }),
             Shape::Compound(_) => None,
         }

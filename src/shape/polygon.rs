@@ -27,6 +27,8 @@ pub struct ConvexPolygon {
     box_frame: Option<BoxFrame>,
     /// Radius of the core about the centroid (metres), without rounding.
     core_bound: Real,
+    /// Edge normals on distinct lines (bit mask), see `Core::axes`.
+    axes: u32,
 }
 
 /// A rectangle's own frame inside its polygon's local frame: centre, rotation whose x axis is the
@@ -241,6 +243,7 @@ impl ConvexPolygon {
             radius: 0.0,
             box_frame: detect_box(&vertices[..count], &normals[..count]),
             core_bound: 0.0,
+            axes: super::distinct_axes(&normals[..count]),
         };
         poly.centroid = rounded_core_moments(poly.vertices(), poly.normals(), 0.0)
             .finish(points[0], 1.0)
@@ -289,6 +292,12 @@ impl ConvexPolygon {
     #[must_use]
     pub fn bounding_circle(&self) -> (Vec2, Real) {
         (self.centroid, self.core_bound + self.radius)
+    }
+
+    /// Bit mask of the edge normals that lie on distinct lines.
+    #[inline]
+    pub(crate) fn distinct_axes(&self) -> u32 {
+        self.axes
     }
 
     /// The rounding radius (metres); zero for a sharp polygon.
