@@ -32,3 +32,21 @@ fn static_contract() -> Result<(), ShapeError> {
     assert!(query::intersects(&poly, &id, &cap, &id));
     Ok(())
 }
+
+#[test]
+fn continuous_contract() -> Result<(), ShapeError> {
+    let start = Transform::new(Vec2::new(-5.0, 0.0), 0.0);
+    let m: query::Motion = query::Motion::new(start, Vec2::new(10.0, 0.0), 0.0);
+    clone_debug(&m);
+    let still = query::Motion::new(Transform::IDENTITY, Vec2::ZERO, 0.0);
+    let ball = Shape::circle(0.5)?;
+    let wall = Shape::rectangle(0.1, 2.0)?;
+    let toi: Option<query::Toi> = query::time_of_impact(&ball, &m, &wall, &still);
+    let toi = toi.expect("the ball reaches the wall");
+    clone_debug(&toi);
+    let _: f64 = toi.t;
+    let _: Vec2 = toi.normal;
+    let _: Vec2 = toi.point;
+    assert!((toi.t - 0.44).abs() < 1e-12);
+    Ok(())
+}

@@ -82,6 +82,42 @@ pub(crate) fn with_moved<R>(core: &Core<'_>, xf: &Transform, f: impl FnOnce(&Cor
     }
 }
 
+/// What the closest-feature phase of the kernel found for two cores.
+pub(crate) enum Closest<'c, 'v> {
+    /// A single-point contact, already complete (point–point, core–point, vertex–vertex).
+    Point(LocalManifold),
+    /// A face contact: clip `incident` against face `edge` of `reference` to finish it.
+    Face {
+        reference: &'c Core<'v>,
+        incident: &'c Core<'v>,
+        edge: usize,
+        /// Signed separation of the pair (metres, radii applied).
+        separation: Real,
+        /// The reference face is B's.
+        flip: bool,
+    },
+}
+
+impl Closest<'_, '_> {
+    /// The pair's signed separation (metres) and unit normal from A toward B, A's frame.
+    #[inline]
+    pub fn separation_and_normal(&self) -> (Real, Vec2) {
+        match self {
+            Closest::Point(m) => (m.separation, m.normal),
+            Closest::Face {
+                reference,
+                edge,
+                separation,
+                flip,
+                ..
+            } => {
+                let n = reference.normals[*edge];
+                (*separation, if *flip { -n } else { n })
+            }
+        }
+    }
+}
+
 /// The manifold of two rounded convex cores in the same frame (A's), or `None` if they are farther
 /// apart than `max_distance` metres. The normal points from `a` toward `b`.
 pub(crate) fn collide_cores(
@@ -89,11 +125,47 @@ pub(crate) fn collide_cores(
     b: &Core<'_>,
     max_distance: Real,
 ) -> Option<LocalManifold> {
+    // Point cases are complete after the closest-feature phase: answer them directly.
+    match (a.points.len(), b.points.len()) {
+        (1, 1) => return collide_points(a, b, max_distance),
+        (_, 1) => return collide_core_point(a, b.points[0], b.radius, max_distance, false),
+        (1, _) => return collide_core_point(b, a.points[0], a.radius, max_distance, true),
+        _ => {}
+    }
+    Some(match closest_features(a, b, max_distance)? {
+        Closest::Point(m) => m,
+        Closest::Face {
+            reference,
+            incident,
+            edge,
+            separation,
+            flip,
+        } => {
+            let mut m = clip(reference, incident, edge, separation, max_distance, flip);
+            if flip {
+                m.normal = -m.normal;
+            }
+            m
+        }
+    })
+}
+
+/// The closest-feature phase of [`collide_cores`]: everything but the clipping.
+#[inline]
+pub(crate) fn closest_features<'c, 'v>(
+    a: &'c Core<'v>,
+    b: &'c Core<'v>,
+    max_distance: Real,
+) -> Option<Closest<'c, 'v>> {
     let radii = a.radius + b.radius;
     match (a.points.len(), b.points.len()) {
-        (1, 1) => collide_points(a, b, max_distance),
-        (_, 1) => collide_core_point(a, b.points[0], b.radius, max_distance, false),
-        (1, _) => collide_core_point(b, a.points[0], a.radius, max_distance, true),
+        (1, 1) => collide_points(a, b, max_distance).map(Closest::Point),
+        (_, 1) => {
+            collide_core_point(a, b.points[0], b.radius, max_distance, false).map(Closest::Point)
+        }
+        (1, _) => {
+            collide_core_point(b, a.points[0], a.radius, max_distance, true).map(Closest::Point)
+        }
         _ => {
             let (edge_a, sep_a) = max_separation(a, b);
             if sep_a - radii > max_distance {
@@ -111,7 +183,7 @@ pub(crate) fn collide_cores(
             };
             // The pair's separation: the face's, or, when the cores are apart, their exact distance
             // (the face separation can sit up to FACE_CONTACT_TOLERANCE below it).
-            let mut pair_separation = sep - radii;
+            let mut separation = sep - radii;
             if cores_apart(a, b, sep) {
                 // Cores apart: the exact distance tells a face contact from a vertex contact.
                 let d = core_distance(a, b);
@@ -120,31 +192,25 @@ pub(crate) fn collide_cores(
                 }
                 if d.distance - sep > FACE_CONTACT_TOLERANCE {
                     let normal = (d.point_b - d.point_a) / d.distance;
-                    let separation = d.distance - radii;
                     let pa = d.point_a + a.radius * normal;
                     let pb = d.point_b - b.radius * normal;
                     let id = FeatureId::new(0xff, 0xff, false);
-                    return Some(LocalManifold::single(
+                    return Some(Closest::Point(LocalManifold::single(
                         normal,
-                        separation,
+                        d.distance - radii,
                         0.5 * (pa + pb),
                         id,
-                    ));
+                    )));
                 }
-                pair_separation = d.distance - radii;
+                separation = d.distance - radii;
             }
-            let mut m = clip(
+            Some(Closest::Face {
                 reference,
                 incident,
                 edge,
-                pair_separation,
-                max_distance,
+                separation,
                 flip,
-            );
-            if flip {
-                m.normal = -m.normal;
-            }
-            Some(m)
+            })
         }
     }
 }
