@@ -443,10 +443,7 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
     // Start where the rotating pieces' bounding discs (about their rotation centres, so unchanged
     // by any rotation) first reach the other piece: nothing touches earlier. Exact, and for fast
     // spinners it lands within a fraction of a turn of the contact.
-    let mut t: Real = match rotation_free_start(a, b, options) {
-        Some(start) => start,
-        None => return None,
-    };
+    let mut t: Real = rotation_free_start(a, b, options)?;
     for iteration in 0..options.max_iterations {
         let (xa, xb) = (a.pose_at(t), b.pose_at(t));
         // The cheap SAT bound while it is far from the target; the exact gap once it is close.
