@@ -8,6 +8,9 @@
 //! * [`query`]: AABB and point tests, [`query::intersects`] and [`query::contact`] (the minimum
 //!   translation vector and a contact manifold) for every pair of shapes; continuous queries:
 //!   [`query::Motion`], swept hulls and [`query::time_of_impact`].
+//! * [`broadphase`]: the dynamic AABB tree.
+//! * [`dynamics`] and [`world`]: bodies, the fixed-step [`World`] with its soft-step contact solver,
+//!   continuous pass (impacts in time order, no time loss), events and queries.
 //!
 //! Conventions (see `docs/collision.md`): metres, seconds, kilograms, radians; counter-clockwise
 //! positive, y up. A contact normal points from shape A toward shape B, and moving B by
@@ -28,10 +31,13 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod broadphase;
 pub mod constants;
+pub mod dynamics;
 pub mod math;
 pub mod query;
 pub mod shape;
+pub mod world;
 
 #[cfg(feature = "nalgebra")]
 mod nalgebra_interop;
@@ -42,11 +48,13 @@ pub use glam;
 pub type Vec2 = glam::DVec2;
 
 pub use constants::MAX_POLYGON_VERTICES;
+pub use dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
 pub use math::{Aabb, Real, Rot, Transform};
 pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
+pub use world::{StepEvents, World, WorldConfig, WorldError};
 
 /// The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

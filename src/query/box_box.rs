@@ -11,7 +11,7 @@
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
 use super::manifold::{collide_cores, with_moved};
-use crate::constants::{FACE_CONTACT_TOLERANCE, REFERENCE_FACE_BIAS};
+use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::{Real, Transform};
 use crate::shape::polygon::BoxFrame;
 use crate::shape::{ConvexPolygon, Core};
@@ -90,6 +90,7 @@ pub(crate) fn collide_boxes(
     fb: &BoxFrame,
     b_in_a: &Transform,
     max_distance: Real,
+    bias: Real,
 ) -> Option<LocalManifold> {
     // Rectangles built by `rectangle` sit at their local origin unrotated: skip the identities.
     let centered =
@@ -116,13 +117,13 @@ pub(crate) fn collide_boxes(
     if sep_b > max_distance {
         return None;
     }
-    let flip = sep_b > sep_a + REFERENCE_FACE_BIAS;
+    let flip = sep_b > sep_a + bias;
     let sep = if flip { sep_b } else { sep_a };
     if sep > FACE_CONTACT_TOLERANCE {
         // Apart but within a speculative margin: the general kernel finds the closest features.
         // (Within the tolerance the boxes count as touching and are clipped below: this is the
         // pose a time of impact returns, and the clip is exact to that tolerance.)
-        return boxes_apart(pa, pb, b_in_a, max_distance);
+        return boxes_apart(pa, pb, b_in_a, max_distance, bias);
     }
     let mut m = if flip {
         // Reference on B: work in B's box frame with A incident, then map into A's frame.
@@ -152,6 +153,7 @@ fn boxes_apart(
     pb: &ConvexPolygon,
     b_in_a: &Transform,
     max_distance: Real,
+    bias: Real,
 ) -> Option<LocalManifold> {
     let a_core = Core {
         points: pa.vertices(),
@@ -165,7 +167,9 @@ fn boxes_apart(
         radius: 0.0,
         axes: pb.distinct_axes(),
     };
-    with_moved(&b_core, b_in_a, |b| collide_cores(&a_core, b, max_distance))
+    with_moved(&b_core, b_in_a, |b| {
+        collide_cores(&a_core, b, max_distance, bias)
+    })
 }
 
 #[inline(always)]

@@ -20,7 +20,7 @@
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
 use super::distance::{core_distance, point_core};
 use super::sat::{cores_apart, max_separation};
-use crate::constants::{FACE_CONTACT_TOLERANCE, MAX_POLYGON_VERTICES, REFERENCE_FACE_BIAS};
+use crate::constants::{FACE_CONTACT_TOLERANCE, MAX_POLYGON_VERTICES};
 use crate::math::{Real, Transform};
 use crate::shape::Core;
 use crate::Vec2;
@@ -119,11 +119,14 @@ impl Closest<'_, '_> {
 }
 
 /// The manifold of two rounded convex cores in the same frame (A's), or `None` if they are farther
-/// apart than `max_distance` metres. The normal points from `a` toward `b`.
+/// apart than `max_distance` metres. The normal points from `a` toward `b`. The reference face is
+/// B's only if it separates more than A's by `bias` metres (see `REFERENCE_FACE_BIAS` and
+/// `SOLVER_REFERENCE_FACE_BIAS`).
 pub(crate) fn collide_cores(
     a: &Core<'_>,
     b: &Core<'_>,
     max_distance: Real,
+    bias: Real,
 ) -> Option<LocalManifold> {
     // Point cases are complete after the closest-feature phase: answer them directly.
     match (a.points.len(), b.points.len()) {
@@ -132,7 +135,7 @@ pub(crate) fn collide_cores(
         (1, _) => return collide_core_point(b, a.points[0], a.radius, max_distance, true),
         _ => {}
     }
-    Some(match closest_features(a, b, max_distance)? {
+    Some(match closest_features(a, b, max_distance, bias)? {
         Closest::Point(m) => m,
         Closest::Face {
             reference,
@@ -156,6 +159,7 @@ pub(crate) fn closest_features<'c, 'v>(
     a: &'c Core<'v>,
     b: &'c Core<'v>,
     max_distance: Real,
+    bias: Real,
 ) -> Option<Closest<'c, 'v>> {
     let radii = a.radius + b.radius;
     match (a.points.len(), b.points.len()) {
@@ -175,7 +179,7 @@ pub(crate) fn closest_features<'c, 'v>(
             if sep_b - radii > max_distance {
                 return None;
             }
-            let flip = sep_b > sep_a + REFERENCE_FACE_BIAS;
+            let flip = sep_b > sep_a + bias;
             let (reference, incident, edge, sep) = if flip {
                 (b, a, edge_b, sep_b)
             } else {

@@ -26,7 +26,7 @@ use super::contact::{Contact, LocalManifold};
 use super::manifold::{closest_features, with_moved};
 use super::motion::Motion;
 use super::{local_manifold, separation_bound, MANIFOLD_TOLERANCE};
-use crate::constants::{TOI_EXACT_STEP, TOI_MAX_ITERATIONS, TOI_TOLERANCE};
+use crate::constants::{REFERENCE_FACE_BIAS, TOI_EXACT_STEP, TOI_MAX_ITERATIONS, TOI_TOLERANCE};
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::{Circle, Shape};
 use crate::Vec2;
@@ -272,8 +272,15 @@ fn make_toi(
     options: &ToiOptions,
 ) -> Toi {
     let (xa, xb) = (a.pose_at(t), b.pose_at(t));
-    let m: LocalManifold = local_manifold(a.shape, &xa, b.shape, &xb, Real::INFINITY)
-        .expect("an unbounded manifold query always answers");
+    let m: LocalManifold = local_manifold(
+        a.shape,
+        &xa,
+        b.shape,
+        &xb,
+        Real::INFINITY,
+        REFERENCE_FACE_BIAS,
+    )
+    .expect("an unbounded manifold query always answers");
     let keep = m.separation.max(0.0) + options.tolerance + MANIFOLD_TOLERANCE;
     let contact = m.to_contact(&xa, keep);
     let pts = contact.points();
@@ -386,7 +393,8 @@ fn ray_cast_time(
     for iteration in 0..options.max_iterations {
         let xf = Transform::from_parts(b_in_a.translation + t * d, b_in_a.rotation);
         let (separation, normal) = with_moved(&cb, &xf, |cb| {
-            closest_features(&ca, cb, Real::INFINITY).map(|c| c.separation_and_normal())
+            closest_features(&ca, cb, Real::INFINITY, REFERENCE_FACE_BIAS)
+                .map(|c| c.separation_and_normal())
         })?;
         if iteration == 0 && separation <= 0.0 {
             return Some((0.0, ToiStatus::Overlapping, 0));
@@ -452,7 +460,14 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
         let (separation, normal) = match bound {
             Some(sn) => sn,
             None => {
-                let m = local_manifold(a.shape, &xa, b.shape, &xb, Real::INFINITY)?;
+                let m = local_manifold(
+                    a.shape,
+                    &xa,
+                    b.shape,
+                    &xb,
+                    Real::INFINITY,
+                    REFERENCE_FACE_BIAS,
+                )?;
                 if t == 0.0 && m.separation <= 0.0 {
                     return Some(make_toi(a, b, 0.0, ToiStatus::Overlapping, 0, options));
                 }

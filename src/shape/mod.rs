@@ -211,6 +211,38 @@ impl Shape {
         }
     }
 
+    /// The shape moved by `offset` metres within its own frame (every point shifted).
+    #[must_use]
+    pub fn translated(&self, offset: Vec2) -> Shape {
+        match self {
+            Shape::Circle(c) => Shape::Circle(
+                Circle::with_center(c.center() + offset, c.radius())
+                    .expect("a shifted circle stays valid"),
+            ),
+            Shape::Capsule(c) => Shape::Capsule(
+                Capsule::new(c.a() + offset, c.b() + offset, c.radius())
+                    .expect("a shifted capsule stays valid"),
+            ),
+            Shape::Polygon(p) => {
+                Shape::Polygon(p.transformed(&Transform::from_translation(offset)))
+            }
+            Shape::Compound(c) => Shape::Compound(
+                Compound::new(
+                    c.pieces()
+                        .iter()
+                        .map(|p| {
+                            (
+                                Transform::from_translation(offset) * p.transform,
+                                p.shape.clone(),
+                            )
+                        })
+                        .collect(),
+                )
+                .expect("a shifted compound stays valid"),
+            ),
+        }
+    }
+
     /// The shape flipped in x (x → −x, a horizontal sprite flip), winding kept counter-clockwise.
     #[must_use]
     pub fn mirrored_x(&self) -> Shape {

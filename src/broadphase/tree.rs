@@ -1,0 +1,444 @@
+//! A dynamic AABB tree: a binary bounding-volume hierarchy over fattened boxes.
+//!
+//! Follows Box2D's `b2DynamicTree`: leaves hold a user value and a *fat* box (the tight box grown by
+//! a margin) so small motions need no update; insertion walks down choosing the child that grows
+//! the least in perimeter (the surface-area heuristic in 2D, with the branch-and-bound cost of
+//! Bittner et al.), and every node on the way back up is rebalanced by tree rotations when one
+//! child is more than one level taller than the other (AVL-style). Queries and ray casts prune
+//! whole subtrees whose boxes miss. Node storage is a free-listed `Vec`, so proxies are stable
+//! indices and nothing allocates after warm-up.
+
+use crate::math::{Aabb, Real};
+use crate::Vec2;
+
+/// Index of a leaf in a [`DynamicTree`]; stable until the leaf is removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyId(pub u32);
+
+const NULL: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Node<T> {
+    aabb: Aabb,
+    parent: u32,
+    left: u32,
+    right: u32,
+    /// Leaf height 0; free nodes −1.
+    height: i32,
+    value: Option<T>,
+}
+
+/// A dynamic AABB tree holding one `T` per leaf. Boxes in world metres.
+#[derive(Clone, Debug)]
+pub struct DynamicTree<T> {
+    nodes: Vec<Node<T>>,
+    root: u32,
+    free: Vec<u32>,
+    leaves: usize,
+}
+
+impl<T> Default for DynamicTree<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> DynamicTree<T> {
+    /// An empty tree.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            nodes: Vec::new(),
+            root: NULL,
+            free: Vec::new(),
+            leaves: 0,
+        }
+    }
+
+    /// Number of leaves.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.leaves
+    }
+
+    /// Returns `true` if the tree has no leaves.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.leaves == 0
+    }
+
+    /// The height of the tree (0 for a single leaf, −1 when empty).
+    #[must_use]
+    pub fn height(&self) -> i32 {
+        if self.root == NULL {
+            -1
+        } else {
+            self.nodes[self.root as usize].height
+        }
+    }
+
+    /// The stored (fat) box of a leaf.
+    #[must_use]
+    pub fn fat_aabb(&self, id: ProxyId) -> Aabb {
+        self.nodes[id.0 as usize].aabb
+    }
+
+    /// The value of a leaf.
+    #[must_use]
+    pub fn value(&self, id: ProxyId) -> &T {
+        self.nodes[id.0 as usize]
+            .value
+            .as_ref()
+            .expect("a live leaf")
+    }
+
+    fn allocate(&mut self, aabb: Aabb, value: Option<T>) -> u32 {
+        let node = Node {
+            aabb,
+            parent: NULL,
+            left: NULL,
+            right: NULL,
+            height: 0,
+            value,
+        };
+        if let Some(i) = self.free.pop() {
+            self.nodes[i as usize] = node;
+            i
+        } else {
+            self.nodes.push(node);
+            (self.nodes.len() - 1) as u32
+        }
+    }
+
+    fn release(&mut self, i: u32) {
+        let n = &mut self.nodes[i as usize];
+        n.height = -1;
+        n.value = None;
+        n.parent = NULL;
+        self.free.push(i);
+    }
+
+    /// Inserts a leaf with the given (already fattened) box.
+    pub fn insert(&mut self, fat: Aabb, value: T) -> ProxyId {
+        let leaf = self.allocate(fat, Some(value));
+        self.insert_leaf(leaf);
+        self.leaves += 1;
+        ProxyId(leaf)
+    }
+
+    /// Removes a leaf, returning its value.
+    pub fn remove(&mut self, id: ProxyId) -> T {
+        self.remove_leaf(id.0);
+        let value = self.nodes[id.0 as usize].value.take().expect("a live leaf");
+        self.release(id.0);
+        self.leaves -= 1;
+        value
+    }
+
+    /// Moves a leaf whose tight box is now `tight`: if the stored fat box still contains it, nothing
+    /// changes and `false` is returned; otherwise the leaf is re-inserted with `tight` grown by
+    /// `margin` metres and `true` is returned.
+    pub fn move_proxy(&mut self, id: ProxyId, tight: Aabb, margin: Real) -> bool {
+        if self.nodes[id.0 as usize].aabb.contains(&tight) {
+            return false;
+        }
+        self.remove_leaf(id.0);
+        self.nodes[id.0 as usize].aabb = tight.grown(margin);
+        self.insert_leaf(id.0);
+        true
+    }
+
+    /// Replaces a leaf's box unconditionally (re-inserting it).
+    pub fn set_fat_aabb(&mut self, id: ProxyId, fat: Aabb) {
+        self.remove_leaf(id.0);
+        self.nodes[id.0 as usize].aabb = fat;
+        self.insert_leaf(id.0);
+    }
+
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL;
+            return;
+        }
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        // Find the best sibling: branch and bound on the perimeter cost (SAH in 2D).
+        let sibling = self.best_sibling(&leaf_box);
+        let old_parent = self.nodes[sibling as usize].parent;
+        let merged = leaf_box.union(&self.nodes[sibling as usize].aabb);
+        let new_parent = self.allocate(merged, None);
+        let sibling_height = self.nodes[sibling as usize].height;
+        {
+            let p = &mut self.nodes[new_parent as usize];
+            p.parent = old_parent;
+            p.left = sibling;
+            p.right = leaf;
+            p.height = sibling_height + 1;
+        }
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        if old_parent == NULL {
+            self.root = new_parent;
+        } else if self.nodes[old_parent as usize].left == sibling {
+            self.nodes[old_parent as usize].left = new_parent;
+        } else {
+            self.nodes[old_parent as usize].right = new_parent;
+        }
+        self.refit_from(new_parent);
+    }
+
+    /// The node whose pairing with a new leaf box costs least: cost = perimeter of the new parent
+    /// plus the perimeter growth of every ancestor; a subtree is skipped once its lower bound
+    /// (direct cost of its root plus growth so far) cannot beat the best found.
+    fn best_sibling(&self, leaf_box: &Aabb) -> u32 {
+        let leaf_area = leaf_box.perimeter();
+        let mut best = self.root;
+        let mut best_cost = leaf_box
+            .union(&self.nodes[self.root as usize].aabb)
+            .perimeter();
+        // Stack of (node, inherited cost).
+        let mut stack: Vec<(u32, Real)> = vec![(self.root, 0.0)];
+        while let Some((i, inherited)) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            let direct = leaf_box.union(&node.aabb).perimeter();
+            let cost = direct + inherited;
+            if cost < best_cost {
+                best_cost = cost;
+                best = i;
+            }
+            if node.height > 0 {
+                let child_inherited = inherited + direct - node.aabb.perimeter();
+                // Lower bound for any descendant: the leaf's own perimeter plus inherited growth.
+                if leaf_area + child_inherited < best_cost {
+                    stack.push((node.left, child_inherited));
+                    stack.push((node.right, child_inherited));
+                }
+            }
+        }
+        best
+    }
+
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let grand = self.nodes[parent as usize].parent;
+        let sibling = if self.nodes[parent as usize].left == leaf {
+            self.nodes[parent as usize].right
+        } else {
+            self.nodes[parent as usize].left
+        };
+        if grand == NULL {
+            self.root = sibling;
+            self.nodes[sibling as usize].parent = NULL;
+        } else {
+            if self.nodes[grand as usize].left == parent {
+                self.nodes[grand as usize].left = sibling;
+            } else {
+                self.nodes[grand as usize].right = sibling;
+            }
+            self.nodes[sibling as usize].parent = grand;
+            self.refit_from(grand);
+        }
+        self.release(parent);
+        self.nodes[leaf as usize].parent = NULL;
+    }
+
+    /// Walks from `i` to the root, rebalancing and refitting boxes and heights.
+    fn refit_from(&mut self, mut i: u32) {
+        while i != NULL {
+            i = self.balance(i);
+            let (l, r) = (self.nodes[i as usize].left, self.nodes[i as usize].right);
+            let h = 1 + self.nodes[l as usize]
+                .height
+                .max(self.nodes[r as usize].height);
+            let aabb = self.nodes[l as usize]
+                .aabb
+                .union(&self.nodes[r as usize].aabb);
+            let n = &mut self.nodes[i as usize];
+            n.height = h;
+            n.aabb = aabb;
+            i = n.parent;
+        }
+    }
+
+    /// If `a`'s children differ in height by more than one, rotates the taller child up; returns
+    /// the node now at `a`'s place.
+    fn balance(&mut self, a: u32) -> u32 {
+        let node = &self.nodes[a as usize];
+        if node.height < 2 {
+            return a;
+        }
+        let (b, c) = (node.left, node.right);
+        let diff = self.nodes[c as usize].height - self.nodes[b as usize].height;
+        if diff > 1 {
+            self.rotate_up(a, c, true)
+        } else if diff < -1 {
+            self.rotate_up(a, b, false)
+        } else {
+            a
+        }
+    }
+
+    /// Rotates child `up` of `a` into `a`'s place (`up_is_right` says which side it was on). The
+    /// shorter grandchild of `up` moves down to `a`.
+    fn rotate_up(&mut self, a: u32, up: u32, up_is_right: bool) -> u32 {
+        let (f, g) = (self.nodes[up as usize].left, self.nodes[up as usize].right);
+        let a_parent = self.nodes[a as usize].parent;
+        // `up` takes `a`'s place.
+        self.nodes[up as usize].parent = a_parent;
+        if a_parent == NULL {
+            self.root = up;
+        } else if self.nodes[a_parent as usize].left == a {
+            self.nodes[a_parent as usize].left = up;
+        } else {
+            self.nodes[a_parent as usize].right = up;
+        }
+        self.nodes[a as usize].parent = up;
+        // The taller grandchild stays with `up`; the shorter replaces `up` under `a`.
+        let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
+            (f, g)
+        } else {
+            (g, f)
+        };
+        self.nodes[up as usize].left = a;
+        self.nodes[up as usize].right = keep;
+        if up_is_right {
+            self.nodes[a as usize].right = give;
+        } else {
+            self.nodes[a as usize].left = give;
+        }
+        self.nodes[give as usize].parent = a;
+        self.nodes[keep as usize].parent = up;
+        // Refit `a`, then `up`.
+        for n in [a, up] {
+            let (l, r) = (self.nodes[n as usize].left, self.nodes[n as usize].right);
+            let h = 1 + self.nodes[l as usize]
+                .height
+                .max(self.nodes[r as usize].height);
+            let bb = self.nodes[l as usize]
+                .aabb
+                .union(&self.nodes[r as usize].aabb);
+            self.nodes[n as usize].height = h;
+            self.nodes[n as usize].aabb = bb;
+        }
+        up
+    }
+
+    /// Calls `f` for every leaf whose fat box overlaps `aabb`; `f` returns `false` to stop.
+    pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId, &T) -> bool) {
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = Vec::with_capacity(64);
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            if !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.height == 0 {
+                if !f(ProxyId(i), node.value.as_ref().expect("a live leaf")) {
+                    return;
+                }
+            } else {
+                stack.push(node.left);
+                stack.push(node.right);
+            }
+        }
+    }
+
+    /// Casts the ray `origin + s · direction`, `s ∈ [0, max_s]`, through the tree. `f` is called for
+    /// each leaf whose box the ray reaches, nearest boxes first is not guaranteed; it returns the new
+    /// `max_s` (the fraction of a hit, to clip the ray) or a negative number to stop.
+    pub fn ray_cast(
+        &self,
+        origin: Vec2,
+        direction: Vec2,
+        max_s: Real,
+        mut f: impl FnMut(ProxyId, &T, Real) -> Real,
+    ) {
+        if self.root == NULL {
+            return;
+        }
+        let mut max_s = max_s;
+        let mut stack = Vec::with_capacity(64);
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let node = &self.nodes[i as usize];
+            if node.aabb.ray_cast(origin, direction, max_s).is_none() {
+                continue;
+            }
+            if node.height == 0 {
+                let s = f(ProxyId(i), node.value.as_ref().expect("a live leaf"), max_s);
+                if s < 0.0 {
+                    return;
+                }
+                max_s = max_s.min(s);
+            } else {
+                stack.push(node.left);
+                stack.push(node.right);
+            }
+        }
+    }
+
+    /// Checks every structural invariant (parents, heights, boxes containing children, balance, leaf
+    /// count); for tests. Returns a description of the first violation.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.root == NULL {
+            return if self.leaves == 0 {
+                Ok(())
+            } else {
+                Err("empty root with leaves".into())
+            };
+        }
+        if self.nodes[self.root as usize].parent != NULL {
+            return Err("root has a parent".into());
+        }
+        let mut count = 0;
+        let mut stack = vec![self.root];
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.height == 0 {
+                count += 1;
+                if n.value.is_none() {
+                    return Err(format!("leaf {i} without value"));
+                }
+                continue;
+            }
+            let (l, r) = (n.left, n.right);
+            for c in [l, r] {
+                if self.nodes[c as usize].parent != i {
+                    return Err(format!(
+                        "child {c} of {i} has parent {}",
+                        self.nodes[c as usize].parent
+                    ));
+                }
+                if !n.aabb.contains(&self.nodes[c as usize].aabb) {
+                    return Err(format!("node {i} box does not contain child {c}"));
+                }
+            }
+            let (hl, hr) = (self.nodes[l as usize].height, self.nodes[r as usize].height);
+            if n.height != 1 + hl.max(hr) {
+                return Err(format!(
+                    "node {i} height {} vs children {hl}, {hr}",
+                    n.height
+                ));
+            }
+            if (hl - hr).abs() > 1 {
+                return Err(format!("node {i} unbalanced: {hl} vs {hr}"));
+            }
+            stack.push(l);
+            stack.push(r);
+        }
+        if count != self.leaves {
+            return Err(format!(
+                "{count} leaves reachable, {} recorded",
+                self.leaves
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,421 @@
+//! Rigid bodies: definitions, validation, mass properties and the state the world integrates.
+//!
+//! A body's shape is given in the body's frame (the frame its `transform` places). Internally the
+//! body keeps a copy of the shape re-centred on its centre of mass, so that every motion the world
+//! builds rotates about the centre of mass (the convention of `query::Motion`); the public pose is
+//! always the user's frame.
+
+use crate::math::{Real, Transform};
+use crate::shape::{Shape, ShapeError};
+use crate::Vec2;
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum BodyKind {
+    /// Never moves; infinite mass.
+    Static,
+    /// Moved by gravity, forces and contacts.
+    #[default]
+    Dynamic,
+    /// Moves with the velocity it is given, unaffected by forces and contacts; infinite mass.
+    Kinematic,
+}
+
+/// Everything needed to create a body. `BodyDef::default()` is a dynamic unit box at the origin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDef {
+    /// Static, dynamic or kinematic.
+    pub kind: BodyKind,
+    /// The collision shape, in the body's frame (metres).
+    pub shape: Shape,
+    /// Pose of the body's frame in the world.
+    pub transform: Transform,
+    /// Velocity of the centre of mass (m/s, world frame).
+    pub linear_velocity: Vec2,
+    /// Angular velocity (rad/s, counter-clockwise).
+    pub angular_velocity: Real,
+    /// Density (kg/m²); must be positive for a dynamic body. Default 1.
+    pub density: Real,
+    /// Coefficient of restitution (≥ 0): 0 is perfectly inelastic, 1 perfectly elastic. Default 0.
+    pub restitution: Real,
+    /// Coulomb friction coefficient (≥ 0). Default 0.6.
+    pub friction: Real,
+    /// Linear damping (1/s, ≥ 0): velocity decays as `v / (1 + dt·c)` each step. Default 0.
+    pub linear_damping: Real,
+    /// Angular damping (1/s, ≥ 0). Default 0.
+    pub angular_damping: Real,
+    /// Multiplier of the world's gravity for this body. Default 1.
+    pub gravity_scale: Real,
+    /// A number of the caller's (an entity id, say), returned untouched.
+    pub user_tag: Option<u64>,
+    /// A name for reports, plots and error messages.
+    pub name: Option<String>,
+}
+
+impl Default for BodyDef {
+    fn default() -> Self {
+        Self {
+            kind: BodyKind::Dynamic,
+            shape: Shape::rectangle(0.5, 0.5).expect("a valid default box"),
+            transform: Transform::IDENTITY,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            density: 1.0,
+            restitution: 0.0,
+            friction: 0.6,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            user_tag: None,
+            name: None,
+        }
+    }
+}
+
+/// Why a body could not be created or changed. The world is left as it was.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BodyError {
+    /// A number in the definition is NaN or infinite.
+    #[error("{field} of body {body} is not finite ({value}); give a finite number")]
+    NonFinite {
+        /// The body's name, or `#index` for the one being added.
+        body: String,
+        /// The field.
+        field: &'static str,
+        /// The value.
+        value: Real,
+    },
+    /// A value is out of its range.
+    #[error("{field} of body {body} is {value}, but it must be {expected}")]
+    OutOfRange {
+        /// The body's name, or a description.
+        body: String,
+        /// The field.
+        field: &'static str,
+        /// The value.
+        value: Real,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// The body id is stale (the body was removed) or from another world.
+    #[error("no body with id {0:?} in this world (it was removed, or belongs to another world)")]
+    UnknownBody(BodyId),
+    /// The operation does not apply to this kind of body.
+    #[error("body {body} is {kind:?}: {reason}")]
+    WrongKind {
+        /// The body's name or id.
+        body: String,
+        /// Its kind.
+        kind: BodyKind,
+        /// Why the operation is refused.
+        reason: &'static str,
+    },
+    /// The shape's mass properties could not be computed.
+    #[error("shape of body {body}: {source}")]
+    Shape {
+        /// The body's name.
+        body: String,
+        /// The shape error.
+        #[source]
+        source: ShapeError,
+    },
+}
+
+/// A handle to a body: an index plus a generation, so the id of a removed body is rejected rather
+/// than silently naming a body created later in the same slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BodyId {
+    /// Slot in the world's body storage.
+    pub index: u32,
+    /// Generation of the slot when the body was created.
+    pub generation: u32,
+}
+
+/// A body in the world. Read it through [`World::body`](crate::World::body); change it through the
+/// world's setters, which validate.
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub(crate) kind: BodyKind,
+    pub(crate) shape: Shape,
+    /// The shape re-centred on the centre of mass (what the world collides).
+    pub(crate) com_shape: Shape,
+    /// Centre of mass in the body's frame (metres).
+    pub(crate) local_center: Vec2,
+    /// Pose of the centre-of-mass frame in the world.
+    pub(crate) pose: Transform,
+    /// Pose of the centre-of-mass frame at the start of the last step (for interpolation).
+    pub(crate) previous_pose: Transform,
+    pub(crate) linear_velocity: Vec2,
+    pub(crate) angular_velocity: Real,
+    pub(crate) force: Vec2,
+    pub(crate) torque: Real,
+    pub(crate) mass: Real,
+    pub(crate) inv_mass: Real,
+    pub(crate) inertia: Real,
+    pub(crate) inv_inertia: Real,
+    pub(crate) density: Real,
+    pub(crate) restitution: Real,
+    pub(crate) friction: Real,
+    pub(crate) linear_damping: Real,
+    pub(crate) angular_damping: Real,
+    pub(crate) gravity_scale: Real,
+    pub(crate) user_tag: Option<u64>,
+    pub(crate) name: Option<String>,
+    /// Farthest point of the shape from the centre of mass (metres).
+    pub(crate) reach: Real,
+}
+
+impl Body {
+    /// The body's kind.
+    #[must_use]
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+
+    /// Pose of the body's frame (the frame its shape was given in) in the world.
+    #[must_use]
+    pub fn transform(&self) -> Transform {
+        self.pose * Transform::from_translation(-self.local_center)
+    }
+
+    /// The body's pose interpolated between the start (`alpha = 0`) and the end (`alpha = 1`) of the
+    /// last step, for rendering between fixed steps (see [`World::advance`](crate::World::advance)).
+    /// The centre of mass moves linearly and the angle along the shorter arc.
+    #[must_use]
+    pub fn interpolated_transform(&self, alpha: Real) -> Transform {
+        let a = alpha.clamp(0.0, 1.0);
+        let p0 = self.previous_pose;
+        let p1 = self.pose;
+        let turn = p0.rotation.inv_mul_rot(p1.rotation).angle();
+        let com = Transform::new(
+            p0.translation.lerp(p1.translation, a),
+            p0.angle() + a * turn,
+        );
+        com * Transform::from_translation(-self.local_center)
+    }
+
+    /// World position of the centre of mass (metres).
+    #[must_use]
+    pub fn center_of_mass(&self) -> Vec2 {
+        self.pose.translation
+    }
+
+    /// Centre of mass in the body's frame (metres).
+    #[must_use]
+    pub fn local_center_of_mass(&self) -> Vec2 {
+        self.local_center
+    }
+
+    /// Velocity of the centre of mass (m/s, world).
+    #[must_use]
+    pub fn linear_velocity(&self) -> Vec2 {
+        self.linear_velocity
+    }
+
+    /// Angular velocity (rad/s, counter-clockwise).
+    #[must_use]
+    pub fn angular_velocity(&self) -> Real {
+        self.angular_velocity
+    }
+
+    /// Velocity of the material point at world position `p` (m/s).
+    #[must_use]
+    pub fn velocity_at(&self, p: Vec2) -> Vec2 {
+        self.linear_velocity + self.angular_velocity * (p - self.pose.translation).perp()
+    }
+
+    /// Mass (kg); 0 for static and kinematic bodies.
+    #[must_use]
+    pub fn mass(&self) -> Real {
+        self.mass
+    }
+
+    /// Rotational inertia about the centre of mass (kg·m²); 0 for static and kinematic bodies.
+    #[must_use]
+    pub fn inertia(&self) -> Real {
+        self.inertia
+    }
+
+    /// Kinetic energy (J): `½ m v² + ½ I ω²`.
+    #[must_use]
+    pub fn kinetic_energy(&self) -> Real {
+        0.5 * self.mass * self.linear_velocity.length_squared()
+            + 0.5 * self.inertia * self.angular_velocity * self.angular_velocity
+    }
+
+    /// The collision shape, in the body's frame.
+    #[must_use]
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Density (kg/m²).
+    #[must_use]
+    pub fn density(&self) -> Real {
+        self.density
+    }
+
+    /// Restitution coefficient.
+    #[must_use]
+    pub fn restitution(&self) -> Real {
+        self.restitution
+    }
+
+    /// Friction coefficient.
+    #[must_use]
+    pub fn friction(&self) -> Real {
+        self.friction
+    }
+
+    /// Gravity multiplier.
+    #[must_use]
+    pub fn gravity_scale(&self) -> Real {
+        self.gravity_scale
+    }
+
+    /// The caller's tag.
+    #[must_use]
+    pub fn user_tag(&self) -> Option<u64> {
+        self.user_tag
+    }
+
+    /// The body's name, if it was given one.
+    #[must_use]
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The world box of the body's shape at its current pose (metres).
+    #[must_use]
+    pub fn aabb(&self) -> crate::Aabb {
+        self.com_shape.aabb(&self.pose)
+    }
+
+    /// Returns `true` for a dynamic body.
+    #[inline]
+    pub(crate) fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+}
+
+fn finite(body: &str, field: &'static str, value: Real) -> Result<(), BodyError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(BodyError::NonFinite {
+            body: body.to_string(),
+            field,
+            value,
+        })
+    }
+}
+
+fn non_negative(body: &str, field: &'static str, value: Real) -> Result<(), BodyError> {
+    finite(body, field, value)?;
+    if value < 0.0 {
+        return Err(BodyError::OutOfRange {
+            body: body.to_string(),
+            field,
+            value,
+            expected: "zero or positive",
+        });
+    }
+    Ok(())
+}
+
+/// Checks a definition and builds the body; `label` names it in errors.
+pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
+    let body = def.name.clone().unwrap_or_else(|| label.to_string());
+    let b = body.as_str();
+    for (field, v) in [
+        ("transform.translation.x", def.transform.translation.x),
+        ("transform.translation.y", def.transform.translation.y),
+        (
+            "transform.rotation",
+            def.transform.rotation.cos + def.transform.rotation.sin,
+        ),
+        ("linear_velocity.x", def.linear_velocity.x),
+        ("linear_velocity.y", def.linear_velocity.y),
+        ("angular_velocity", def.angular_velocity),
+        ("gravity_scale", def.gravity_scale),
+    ] {
+        finite(b, field, v)?;
+    }
+    let rot_len = def.transform.rotation.cos.hypot(def.transform.rotation.sin);
+    if (rot_len - 1.0).abs() > 1e-9 {
+        return Err(BodyError::OutOfRange {
+            body,
+            field: "transform.rotation",
+            value: rot_len,
+            expected: "a unit rotation (build it with Transform::new or Rot::from_angle)",
+        });
+    }
+    non_negative(b, "restitution", def.restitution)?;
+    non_negative(b, "friction", def.friction)?;
+    non_negative(b, "linear_damping", def.linear_damping)?;
+    non_negative(b, "angular_damping", def.angular_damping)?;
+    finite(b, "density", def.density)?;
+    let dynamic = def.kind == BodyKind::Dynamic;
+    if dynamic && def.density <= 0.0 {
+        return Err(BodyError::OutOfRange {
+            body,
+            field: "density",
+            value: def.density,
+            expected: "positive for a dynamic body (kg/m²)",
+        });
+    }
+    let (mass, inertia, local_center) = if dynamic {
+        let m = def
+            .shape
+            .mass_properties(def.density)
+            .map_err(|source| BodyError::Shape {
+                body: body.clone(),
+                source,
+            })?;
+        (m.mass, m.inertia, m.center)
+    } else {
+        let c = def
+            .shape
+            .mass_properties(1.0)
+            .map(|m| m.center)
+            .unwrap_or(Vec2::ZERO);
+        (0.0, 0.0, c)
+    };
+    let com_shape = def.shape.translated(-local_center);
+    let reach = com_shape.bounding_radius();
+    let pose = def.transform * Transform::from_translation(local_center);
+    let (linear_velocity, angular_velocity) = if def.kind == BodyKind::Static {
+        (Vec2::ZERO, 0.0)
+    } else {
+        (def.linear_velocity, def.angular_velocity)
+    };
+    Ok(Body {
+        kind: def.kind,
+        shape: def.shape,
+        com_shape,
+        local_center,
+        pose,
+        previous_pose: pose,
+        linear_velocity,
+        angular_velocity,
+        force: Vec2::ZERO,
+        torque: 0.0,
+        mass,
+        inv_mass: if mass > 0.0 { 1.0 / mass } else { 0.0 },
+        inertia,
+        inv_inertia: if inertia > 0.0 { 1.0 / inertia } else { 0.0 },
+        density: def.density,
+        restitution: def.restitution,
+        friction: def.friction,
+        linear_damping: def.linear_damping,
+        angular_damping: def.angular_damping,
+        gravity_scale: def.gravity_scale,
+        user_tag: def.user_tag,
+        name: def.name,
+        reach,
+    })
+}

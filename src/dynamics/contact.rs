@@ -1,0 +1,193 @@
+//! Persistent contacts between body pairs and the narrow phase that refreshes their manifolds.
+//!
+//! A contact exists while two bodies' fat broad-phase boxes overlap. Each step it is given fresh
+//! manifolds (one per overlapping pair of convex pieces) with every point within
+//! [`SPECULATIVE_DISTANCE`]; points keep the impulses of last step's point with the same feature id
+//! (warm starting).
+
+use crate::constants::{LINEAR_SLOP, SOLVER_REFERENCE_FACE_BIAS, SPECULATIVE_DISTANCE};
+use crate::dynamics::body::Body;
+use crate::math::{Real, Transform};
+use crate::query::{local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
+use crate::shape::Shape;
+use crate::Vec2;
+
+/// One manifold point, world frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ManifoldPoint {
+    /// Offset from A's centre of mass to the point (metres, world orientation).
+    pub anchor_a: Vec2,
+    /// Offset from B's centre of mass to the point.
+    pub anchor_b: Vec2,
+    /// The point, halfway between the surfaces (world metres).
+    pub point: Vec2,
+    /// Signed gap along the normal (metres): negative when overlapping.
+    pub separation: Real,
+    /// Accumulated normal impulse (N·s), kept for warm starting.
+    pub normal_impulse: Real,
+    /// Accumulated friction impulse (N·s).
+    pub tangent_impulse: Real,
+    pub id: FeatureId,
+}
+
+/// The manifold of one pair of convex pieces.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct PieceManifold {
+    pub piece_a: u16,
+    pub piece_b: u16,
+    /// Unit normal from A toward B (world).
+    pub normal: Vec2,
+    pub points: [ManifoldPoint; MAX_MANIFOLD_POINTS],
+    pub count: usize,
+}
+
+/// A persistent contact between two bodies (slot indices `a < b`).
+#[derive(Clone, Debug)]
+pub(crate) struct PairContact {
+    pub a: u32,
+    pub b: u32,
+    pub manifolds: Vec<PieceManifold>,
+    /// Friction and restitution mixed from the two bodies.
+    pub friction: Real,
+    pub restitution: Real,
+    /// Touching as reported by events (with hysteresis: begins within `LINEAR_SLOP`, ends when no
+    /// manifold point is left within the speculative distance).
+    pub touching: bool,
+}
+
+impl PairContact {
+    pub fn new(a: u32, b: u32, ba: &Body, bb: &Body) -> Self {
+        Self {
+            a,
+            b,
+            manifolds: Vec::new(),
+            friction: (ba.friction * bb.friction).sqrt(),
+            restitution: ba.restitution.max(bb.restitution),
+            touching: false,
+        }
+    }
+
+    /// Returns `true` if some manifold point exists (the solver handles this pair this step).
+    pub fn has_points(&self) -> bool {
+        self.manifolds.iter().any(|m| m.count > 0)
+    }
+
+    /// The smallest separation over all points (metres), or infinity.
+    pub fn min_separation(&self) -> Real {
+        self.manifolds
+            .iter()
+            .flat_map(|m| m.points[..m.count].iter().map(|p| p.separation))
+            .fold(Real::INFINITY, Real::min)
+    }
+
+    /// Recomputes the manifolds at the bodies' current poses, carrying impulses over by feature id.
+    /// Returns (was touching, is touching) for the contact events.
+    pub fn update(&mut self, ba: &Body, bb: &Body) -> (bool, bool) {
+        let old = std::mem::take(&mut self.manifolds);
+        let mut fresh = Vec::with_capacity(old.len().max(1));
+        visit_piece_pairs(
+            &ba.com_shape,
+            &ba.pose,
+            &bb.com_shape,
+            &bb.pose,
+            &mut |sa, xa, ia, sb, xb, ib| {
+                let Some(m) = local_manifold(
+                    sa,
+                    xa,
+                    sb,
+                    xb,
+                    SPECULATIVE_DISTANCE,
+                    SOLVER_REFERENCE_FACE_BIAS,
+                ) else {
+                    return;
+                };
+                let mut pm = PieceManifold {
+                    piece_a: ia as u16,
+                    piece_b: ib as u16,
+                    normal: xa.transform_vector(m.normal),
+                    ..Default::default()
+                };
+                let previous = old
+                    .iter()
+                    .find(|o| o.piece_a == pm.piece_a && o.piece_b == pm.piece_b);
+                for p in &m.points[..m.count] {
+                    if p.separation > SPECULATIVE_DISTANCE {
+                        continue;
+                    }
+                    let world = xa.transform_point(p.point);
+                    let mut mp = ManifoldPoint {
+                        anchor_a: world - ba.pose.translation,
+                        anchor_b: world - bb.pose.translation,
+                        point: world,
+                        separation: p.separation,
+                        normal_impulse: 0.0,
+                        tangent_impulse: 0.0,
+                        id: p.id,
+                    };
+                    if let Some(prev) =
+                        previous.and_then(|o| o.points[..o.count].iter().find(|q| q.id == p.id))
+                    {
+                        mp.normal_impulse = prev.normal_impulse;
+                        mp.tangent_impulse = prev.tangent_impulse;
+                    }
+                    pm.points[pm.count] = mp;
+                    pm.count += 1;
+                }
+                if pm.count > 0 {
+                    fresh.push(pm);
+                }
+            },
+        );
+        self.manifolds = fresh;
+        let was = self.touching;
+        self.touching = if was {
+            self.has_points()
+        } else {
+            self.min_separation() <= LINEAR_SLOP
+        };
+        (was, self.touching)
+    }
+}
+
+/// Visitor of convex piece pairs: (piece A, its world pose, its index, piece B, pose, index).
+pub(crate) type PiecePairVisitor<'f> =
+    dyn FnMut(&Shape, &Transform, usize, &Shape, &Transform, usize) + 'f;
+
+/// Calls `f` for each pair of convex pieces of two placed shapes whose boxes are within the
+/// speculative distance.
+pub(crate) fn visit_piece_pairs(
+    a: &Shape,
+    xa: &Transform,
+    b: &Shape,
+    xb: &Transform,
+    f: &mut PiecePairVisitor<'_>,
+) {
+    match (a, b) {
+        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => {
+            let pieces = |s: &Shape, x: &Transform| -> Vec<(Shape, Transform)> {
+                match s {
+                    Shape::Compound(c) => c
+                        .pieces()
+                        .iter()
+                        .map(|p| (p.shape.clone(), *x * p.transform))
+                        .collect(),
+                    convex => vec![(convex.clone(), *x)],
+                }
+            };
+            let (pa, pb) = (pieces(a, xa), pieces(b, xb));
+            let boxes_b: Vec<_> = pb
+                .iter()
+                .map(|(s, x)| s.aabb(x).grown(SPECULATIVE_DISTANCE))
+                .collect();
+            for (ia, (sa, x1)) in pa.iter().enumerate() {
+                let box_a = sa.aabb(x1);
+                for (ib, (sb, x2)) in pb.iter().enumerate() {
+                    if box_a.overlaps(&boxes_b[ib]) {
+                        f(sa, x1, ia, sb, x2, ib);
+                    }
+                }
+            }
+        }
+        _ => f(a, xa, 0, b, xb, 0),
+    }
+}

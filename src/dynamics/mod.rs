@@ -1,0 +1,11 @@
+//! Rigid-body dynamics: bodies, persistent contacts with their manifolds, and the contact solver.
+//!
+//! `body.rs` holds definitions and validation; `contact.rs` the narrow phase that refreshes each
+//! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver.
+//! The world (`crate::world`) drives them.
+
+pub(crate) mod body;
+pub(crate) mod contact;
+pub(crate) mod solver;
+
+pub use body::{Body, BodyDef, BodyError, BodyId, BodyKind};

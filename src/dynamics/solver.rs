@@ -1,0 +1,357 @@
+//! The contact solver: sequential impulses with soft constraints and substepping ("soft step",
+//! after Box2D v3's `solver.c` and `contact_solver.c`, and Catto's "Solver2D" comparison).
+//!
+//! Per step of `dt`, with `n` substeps of `h = dt/n`:
+//!
+//! ```text
+//! prepare: anchors, effective masses, closing speed (for restitution), warm-start impulses
+//! repeat n times:
+//!     integrate velocities (gravity, forces, damping) over h
+//!     warm start: apply the accumulated impulses
+//!     solve  (with bias): soft non-penetration + Coulomb friction, accumulated-impulse clamping
+//!     integrate positions over h
+//!     relax  (no bias): remove the velocity the soft bias added
+//! restitution: for points that closed faster than the threshold, restore e × that speed
+//! store impulses for the next step's warm start
+//! ```
+//!
+//! The soft constraint is a damped spring (stiffness `CONTACT_HERTZ`, damping ratio
+//! `CONTACT_DAMPING_RATIO`) written as a bias velocity and a mass/impulse scale, which is stable
+//! for any mass ratio and lets a large pyramid settle without jitter. Overlap is recovered no faster
+//! than `CONTACT_PUSH_MAX_VELOCITY`; a positive gap is *speculative*: the constraint only allows the
+//! bodies to close it exactly. Separation is tracked within the step from the bodies' position
+//! deltas, so points need no re-collision between substeps.
+//!
+//! Other solvers can replace this one by implementing [`ContactSolver`] over the same constraints.
+
+use crate::math::{Real, Rot};
+use crate::query::MAX_MANIFOLD_POINTS;
+use crate::Vec2;
+
+/// Velocity and position-delta state of one body during a step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyState {
+    pub v: Vec2,
+    pub w: Real,
+    /// Translation since the start of the step (metres).
+    pub dp: Vec2,
+    /// Rotation since the start of the step.
+    pub dq: Rot,
+    /// Total angle turned since the start of the step (radians, unwrapped).
+    pub angle: Real,
+    pub inv_mass: Real,
+    pub inv_inertia: Real,
+    /// Per-substep velocity change from gravity and forces (m/s) and from torque (rad/s).
+    pub dv: Vec2,
+    pub dw: Real,
+    /// Damping factors per substep.
+    pub linear_damping: Real,
+    pub angular_damping: Real,
+    /// Whether the body moves at all (dynamic or kinematic).
+    pub moves: bool,
+}
+
+impl BodyState {
+    pub const STATIC: Self = Self {
+        v: Vec2::ZERO,
+        w: 0.0,
+        dp: Vec2::ZERO,
+        dq: Rot::IDENTITY,
+        angle: 0.0,
+        inv_mass: 0.0,
+        inv_inertia: 0.0,
+        dv: Vec2::ZERO,
+        dw: 0.0,
+        linear_damping: 1.0,
+        angular_damping: 1.0,
+        moves: false,
+    };
+}
+
+/// One point of a contact constraint.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ConstraintPoint {
+    pub anchor_a: Vec2,
+    pub anchor_b: Vec2,
+    /// Separation at the start of the step minus the anchors' projection, so that
+    /// `s = (dpB − dpA + rB' − rA')·n + base_separation` is the current separation.
+    pub base_separation: Real,
+    pub normal_impulse: Real,
+    pub tangent_impulse: Real,
+    pub max_normal_impulse: Real,
+    pub normal_mass: Real,
+    pub tangent_mass: Real,
+    /// Normal closing speed at the start of the step (m/s; negative when approaching).
+    pub relative_velocity: Real,
+}
+
+/// A contact constraint: one manifold between two bodies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactConstraint {
+    pub a: usize,
+    pub b: usize,
+    pub normal: Vec2,
+    pub friction: Real,
+    pub restitution: Real,
+    pub points: [ConstraintPoint; MAX_MANIFOLD_POINTS],
+    pub count: usize,
+    /// Soft constraint coefficients (against a static or kinematic body: twice as stiff).
+    pub soft: Softness,
+    /// Where the impulses go back to: (pair contact index, manifold index).
+    pub source: (usize, usize),
+}
+
+/// Coefficients of a soft constraint (Box2D v3 `b2Softness`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Softness {
+    pub bias_rate: Real,
+    pub mass_scale: Real,
+    pub impulse_scale: Real,
+}
+
+impl Softness {
+    /// A spring of `hertz` and `zeta` (damping ratio) integrated with step `h`.
+    pub fn new(hertz: Real, zeta: Real, h: Real) -> Self {
+        if hertz == 0.0 {
+            return Self {
+                bias_rate: 0.0,
+                mass_scale: 1.0,
+                impulse_scale: 0.0,
+            };
+        }
+        let omega = 2.0 * core::f64::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Self {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+/// Solver settings for one step.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverSettings {
+    pub dt: Real,
+    pub substeps: u32,
+    pub contact_hertz: Real,
+    pub damping_ratio: Real,
+    pub push_velocity: Real,
+    pub restitution_threshold: Real,
+}
+
+/// A contact solver over the shared constraint type, so solvers can be swapped and compared.
+pub(crate) trait ContactSolver {
+    /// Advances `states` by one step, solving `constraints`.
+    fn solve(
+        &mut self,
+        settings: &SolverSettings,
+        states: &mut [BodyState],
+        constraints: &mut [ContactConstraint],
+    );
+}
+
+/// The soft-step solver described in the module notes.
+#[derive(Default)]
+pub(crate) struct SoftStepSolver;
+
+impl ContactSolver for SoftStepSolver {
+    fn solve(
+        &mut self,
+        settings: &SolverSettings,
+        states: &mut [BodyState],
+        constraints: &mut [ContactConstraint],
+    ) {
+        let n = settings.substeps.max(1);
+        let h = settings.dt / n as Real;
+        let inv_h = 1.0 / h;
+        let hertz = settings.contact_hertz.min(0.25 * n as Real / settings.dt);
+        let soft = Softness::new(hertz, settings.damping_ratio, h);
+        let static_soft = Softness::new(2.0 * hertz, settings.damping_ratio, h);
+        prepare(states, constraints, soft, static_soft);
+        for _ in 0..n {
+            integrate_velocities(states);
+            warm_start(states, constraints);
+            solve_contacts(states, constraints, inv_h, settings.push_velocity, true);
+            integrate_positions(states, h);
+            solve_contacts(states, constraints, inv_h, settings.push_velocity, false);
+        }
+        apply_restitution(states, constraints, settings.restitution_threshold);
+    }
+}
+
+#[inline]
+fn cross(a: Vec2, b: Vec2) -> Real {
+    a.perp_dot(b)
+}
+
+/// `w × r` for a scalar angular velocity.
+#[inline]
+fn cross_sv(w: Real, r: Vec2) -> Vec2 {
+    Vec2::new(-w * r.y, w * r.x)
+}
+
+fn prepare(
+    states: &[BodyState],
+    constraints: &mut [ContactConstraint],
+    soft: Softness,
+    static_soft: Softness,
+) {
+    for c in constraints.iter_mut() {
+        let (sa, sb) = (&states[c.a], &states[c.b]);
+        let (ma, ia, mb, ib) = (sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia);
+        c.soft = if ma == 0.0 || mb == 0.0 {
+            static_soft
+        } else {
+            soft
+        };
+        let n = c.normal;
+        let t = Vec2::new(n.y, -n.x);
+        for p in &mut c.points[..c.count] {
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let rna = cross(ra, n);
+            let rnb = cross(rb, n);
+            let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+            p.normal_mass = if kn > 0.0 { 1.0 / kn } else { 0.0 };
+            let rta = cross(ra, t);
+            let rtb = cross(rb, t);
+            let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+            p.tangent_mass = if kt > 0.0 { 1.0 / kt } else { 0.0 };
+            let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+            p.relative_velocity = n.dot(dv);
+            p.max_normal_impulse = 0.0;
+        }
+    }
+}
+
+fn integrate_velocities(states: &mut [BodyState]) {
+    for s in states.iter_mut() {
+        if s.inv_mass == 0.0 && s.inv_inertia == 0.0 {
+            continue; // static or kinematic: velocity is prescribed
+        }
+        s.v = s.dv + s.linear_damping * s.v;
+        s.w = s.dw + s.angular_damping * s.w;
+    }
+}
+
+fn integrate_positions(states: &mut [BodyState], h: Real) {
+    for s in states.iter_mut() {
+        if !s.moves {
+            continue;
+        }
+        s.dp += h * s.v;
+        let turn = h * s.w;
+        if turn != 0.0 {
+            s.angle += turn;
+            // Exact rotation: spinning bodies may turn many radians in one substep.
+            s.dq = Rot::from_angle(turn).mul_rot(s.dq);
+        }
+    }
+}
+
+#[inline]
+fn apply(states: &mut [BodyState], a: usize, b: usize, ra: Vec2, rb: Vec2, impulse: Vec2) {
+    let sa = &mut states[a];
+    sa.v -= sa.inv_mass * impulse;
+    sa.w -= sa.inv_inertia * cross(ra, impulse);
+    let sb = &mut states[b];
+    sb.v += sb.inv_mass * impulse;
+    sb.w += sb.inv_inertia * cross(rb, impulse);
+}
+
+fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint]) {
+    for c in constraints {
+        let n = c.normal;
+        let t = Vec2::new(n.y, -n.x);
+        for p in &c.points[..c.count] {
+            let impulse = p.normal_impulse * n + p.tangent_impulse * t;
+            apply(states, c.a, c.b, p.anchor_a, p.anchor_b, impulse);
+        }
+    }
+}
+
+fn solve_contacts(
+    states: &mut [BodyState],
+    constraints: &mut [ContactConstraint],
+    inv_h: Real,
+    push_velocity: Real,
+    use_bias: bool,
+) {
+    for c in constraints.iter_mut() {
+        let n = c.normal;
+        let t = Vec2::new(n.y, -n.x);
+        let (a, b) = (c.a, c.b);
+        let (dpa, dqa) = (states[a].dp, states[a].dq);
+        let (dpb, dqb) = (states[b].dp, states[b].dq);
+        // Non-penetration.
+        for p in &mut c.points[..c.count] {
+            let prb = dqb.rotate(p.anchor_b);
+            let pra = dqa.rotate(p.anchor_a);
+            let s = n.dot(dpb - dpa + prb - pra) + p.base_separation;
+            let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
+            if s > 0.0 {
+                bias = s * inv_h; // speculative: close the gap exactly
+            } else if use_bias {
+                bias = (c.soft.bias_rate * s).max(-push_velocity);
+                mass_scale = c.soft.mass_scale;
+                impulse_scale = c.soft.impulse_scale;
+            }
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let dv =
+                states[b].v + cross_sv(states[b].w, rb) - states[a].v - cross_sv(states[a].w, ra);
+            let vn = dv.dot(n);
+            let impulse =
+                -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+            let new_impulse = (p.normal_impulse + impulse).max(0.0);
+            let applied = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            apply(states, a, b, ra, rb, applied * n);
+        }
+        // Coulomb friction, bounded by each point's normal impulse.
+        for p in &mut c.points[..c.count] {
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let dv =
+                states[b].v + cross_sv(states[b].w, rb) - states[a].v - cross_sv(states[a].w, ra);
+            let vt = dv.dot(t);
+            let impulse = -p.tangent_mass * vt;
+            let max = c.friction * p.normal_impulse;
+            let new_impulse = (p.tangent_impulse + impulse).clamp(-max, max);
+            let applied = new_impulse - p.tangent_impulse;
+            p.tangent_impulse = new_impulse;
+            apply(states, a, b, ra, rb, applied * t);
+        }
+    }
+}
+
+fn apply_restitution(
+    states: &mut [BodyState],
+    constraints: &mut [ContactConstraint],
+    threshold: Real,
+) {
+    for c in constraints.iter_mut() {
+        if c.restitution == 0.0 {
+            continue;
+        }
+        let n = c.normal;
+        for p in &mut c.points[..c.count] {
+            // Only points that closed fast and actually pushed.
+            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+                continue;
+            }
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let dv = states[c.b].v + cross_sv(states[c.b].w, rb)
+                - states[c.a].v
+                - cross_sv(states[c.a].w, ra);
+            let vn = dv.dot(n);
+            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
+            let new_impulse = (p.normal_impulse + impulse).max(0.0);
+            let applied = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            apply(states, c.a, c.b, ra, rb, applied * n);
+        }
+    }
+}

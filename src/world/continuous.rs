@@ -1,0 +1,418 @@
+//! The continuous pass: impacts found by time of impact, processed in time order within the step.
+//!
+//! After the solver, each body has a motion over the step, x0 → x1, held here as a *segment*
+//! (start time, start pose, displacement and turn per unit step). A body is **fast** when some
+//! point of it can move more than half the speculative distance in the step. Two slow bodies that
+//! were farther apart than the speculative distance at the start cannot touch by the end (each
+//! closes at most half of it), and pairs closer than that were in the solver; so only pairs with a
+//! fast body need a time of impact, and each fast body queries the broad phase with its swept box.
+//! Dynamic–dynamic and fast–fast pairs included.
+//!
+//! Impacts go into a priority queue by time. The earliest is resolved at the moment of contact:
+//! both bodies are moved to their poses at `t`, a restitution-and-friction impulse is applied at the
+//! contact point, and each changed body gets a new segment from `t` to the end of the step with its
+//! new velocity (so it keeps the rest of its step: no time loss). Its pending impacts are
+//! invalidated (segment versions) and it is re-swept against everything its new swept box reaches,
+//! including bodies it was resting on. After `max_impacts_per_step` impacts, each further impact
+//! clamps the bodies at the safe time instead (they stop there for this step, never tunnelling).
+
+use super::events::Impact;
+use super::World;
+use crate::constants::{AABB_MARGIN, SPECULATIVE_DISTANCE};
+use crate::dynamics::BodyKind;
+use crate::math::{Aabb, Real, Rot, Transform};
+use crate::query::{time_of_impact, Motion, Toi, ToiStatus};
+use crate::Vec2;
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashSet};
+
+/// Closing speed (m/s) under which a pair found touching at an impact is not approaching: a pair
+/// already separating or sliding gets no impulse.
+const APPROACH_SPEED: Real = 1e-9;
+
+/// A body's motion for the rest of the step.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    /// Start time (fraction of the step).
+    t0: Real,
+    /// Centre-of-mass pose at `t0`.
+    pose0: Transform,
+    /// Displacement per unit of step fraction (metres).
+    lin: Vec2,
+    /// Turn per unit of step fraction (radians).
+    ang: Real,
+    version: u32,
+    changed: bool,
+}
+
+impl Segment {
+    fn pose_at(&self, t: Real) -> Transform {
+        let d = t - self.t0;
+        let rotation = if self.ang == 0.0 {
+            self.pose0.rotation
+        } else {
+            Rot::from_angle(d * self.ang).mul_rot(self.pose0.rotation)
+        };
+        Transform::from_parts(self.pose0.translation + d * self.lin, rotation)
+    }
+
+    fn motion_from(&self, t: Real) -> Motion {
+        Motion::new(self.pose_at(t), self.lin * (1.0 - t), self.ang * (1.0 - t))
+    }
+}
+
+/// A pending impact.
+struct Event {
+    t: Real,
+    seq: u64,
+    a: u32,
+    b: u32,
+    version_a: u32,
+    version_b: u32,
+    toi: Toi,
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Event {}
+impl PartialOrd for Event {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Event {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.t.total_cmp(&other.t).then(self.seq.cmp(&other.seq))
+    }
+}
+
+struct Pass {
+    segs: Vec<Option<Segment>>,
+    heap: BinaryHeap<Reverse<Event>>,
+    seq: u64,
+    impacts: usize,
+}
+
+impl World {
+    /// Step 4 of the pipeline; `angles` is the angle each body turned in the solver (by slot).
+    pub(crate) fn continuous_pass(&mut self, angles: &[Real]) {
+        let half = SPECULATIVE_DISTANCE / 2.0;
+        let segs: Vec<Option<Segment>> = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, slot)| {
+                slot.body.as_ref().map(|b| Segment {
+                    t0: 0.0,
+                    pose0: b.previous_pose,
+                    lin: b.pose.translation - b.previous_pose.translation,
+                    ang: if b.kind == BodyKind::Static {
+                        0.0
+                    } else {
+                        angles[i]
+                    },
+                    version: 0,
+                    changed: false,
+                })
+            })
+            .collect();
+        let fast: Vec<u32> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, slot)| {
+                let b = slot.body.as_ref()?;
+                let s = segs[i]?;
+                (b.kind != BodyKind::Static && s.lin.length() + s.ang.abs() * b.reach > half)
+                    .then_some(i as u32)
+            })
+            .collect();
+        if fast.is_empty() {
+            return;
+        }
+        let mut pass = Pass {
+            segs,
+            heap: BinaryHeap::new(),
+            seq: 0,
+            impacts: 0,
+        };
+        // Fast bodies' boxes must hold their whole motion before anyone queries.
+        for &f in &fast {
+            self.enlarge_box(&pass, f, 0.0);
+        }
+        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        for &f in &fast {
+            for c in self.candidates(&pass, f, 0.0) {
+                let key = (f.min(c), f.max(c));
+                if !seen.insert(key) {
+                    continue;
+                }
+                // Pairs with manifold points at the start were the solver's.
+                if let Some(&k) = self.contact_index.get(&key) {
+                    if self.contacts[k].has_points() {
+                        continue;
+                    }
+                }
+                self.schedule(&mut pass, f, c, 0.0, true);
+            }
+        }
+        while let Some(Reverse(event)) = pass.heap.pop() {
+            let valid = |i: u32, v: u32| pass.segs[i as usize].is_some_and(|s| s.version == v);
+            if !(valid(event.a, event.version_a) && valid(event.b, event.version_b)) {
+                continue;
+            }
+            self.resolve(&mut pass, &event);
+        }
+        for (slot, seg) in self.slots.iter_mut().zip(&pass.segs) {
+            if let (Some(b), Some(s)) = (slot.body.as_mut(), seg) {
+                if s.changed {
+                    b.pose = s.pose_at(1.0);
+                }
+            }
+        }
+    }
+
+    /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`
+    /// moves a point at distance `r` from the centre by at most `min(|θ|, 2)·r`.
+    fn swept_box(&self, pass: &Pass, i: u32, t: Real) -> Aabb {
+        let body = self.slots[i as usize].body.as_ref().expect("live");
+        let seg = pass.segs[i as usize].expect("live");
+        let (x0, x1) = (seg.pose_at(t), seg.pose_at(1.0));
+        let turn = (seg.ang * (1.0 - t)).abs();
+        body.com_shape
+            .aabb(&x0)
+            .union(&body.com_shape.aabb(&x1))
+            .grown(2.0 * turn.min(2.0) * body.reach)
+    }
+
+    /// Makes the broad-phase box of a moving body hold its motion from `t` on.
+    fn enlarge_box(&mut self, pass: &Pass, i: u32, t: Real) {
+        let need = self.swept_box(pass, i, t).grown(SPECULATIVE_DISTANCE / 2.0);
+        if let Some((super::TreeKind::Moving, proxy)) = self.slots[i as usize].proxy {
+            if !self.moving_tree.fat_aabb(proxy).contains(&need) {
+                self.moving_tree
+                    .set_fat_aabb(proxy, need.grown(AABB_MARGIN));
+            }
+        }
+    }
+
+    /// Bodies whose boxes meet body `i`'s swept box from `t`, that can collide with it.
+    fn candidates(&self, pass: &Pass, i: u32, t: Real) -> Vec<u32> {
+        let query = self.swept_box(pass, i, t);
+        let dynamic_i = self.slots[i as usize]
+            .body
+            .as_ref()
+            .is_some_and(|b| b.is_dynamic());
+        let mut out = Vec::new();
+        let mut push = |c: u32| {
+            if c != i {
+                let dynamic_c = self.slots[c as usize]
+                    .body
+                    .as_ref()
+                    .is_some_and(|b| b.is_dynamic());
+                if dynamic_i || dynamic_c {
+                    out.push(c);
+                }
+            }
+            true
+        };
+        self.moving_tree.query(&query, |_, &c| push(c));
+        self.static_tree.query(&query, |_, &c| push(c));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Velocity of body `i` at world point `p` (COM at `center`).
+    fn point_velocity(&self, i: u32, center: Vec2, p: Vec2) -> Vec2 {
+        let b = self.slots[i as usize].body.as_ref().expect("live");
+        b.linear_velocity + b.angular_velocity * (p - center).perp()
+    }
+
+    /// Computes the time of impact of `a` and `b` from `t` and queues it. `initial` pairs that
+    /// already touch are the solver's; later ones get an impact now if they are approaching.
+    fn schedule(&self, pass: &mut Pass, a: u32, b: u32, t: Real, initial: bool) {
+        let (sa, sb) = (
+            pass.segs[a as usize].expect("live"),
+            pass.segs[b as usize].expect("live"),
+        );
+        let (ba, bb) = (
+            self.slots[a as usize].body.as_ref().expect("live"),
+            self.slots[b as usize].body.as_ref().expect("live"),
+        );
+        let Some(toi) = time_of_impact(
+            &ba.com_shape,
+            &sa.motion_from(t),
+            &bb.com_shape,
+            &sb.motion_from(t),
+        ) else {
+            return;
+        };
+        let when = match toi.status {
+            ToiStatus::Overlapping => {
+                if initial {
+                    return;
+                }
+                let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
+                let rel =
+                    self.point_velocity(b, cb, toi.point) - self.point_velocity(a, ca, toi.point);
+                if rel.dot(toi.normal) >= -APPROACH_SPEED {
+                    return;
+                }
+                t
+            }
+            ToiStatus::Hit | ToiStatus::BudgetExhausted => t + toi.t * (1.0 - t),
+        };
+        pass.seq += 1;
+        pass.heap.push(Reverse(Event {
+            t: when,
+            seq: pass.seq,
+            a,
+            b,
+            version_a: sa.version,
+            version_b: sb.version,
+            toi,
+        }));
+    }
+
+    /// Resolves one impact: an impulse at the contact (or a clamp past the budget), new segments,
+    /// re-sweeps.
+    fn resolve(&mut self, pass: &mut Pass, event: &Event) {
+        let (a, b, t) = (event.a, event.b, event.t);
+        let (sa, sb) = (
+            pass.segs[a as usize].expect("live"),
+            pass.segs[b as usize].expect("live"),
+        );
+        let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
+        let (n, p) = (event.toi.normal, event.toi.point);
+        let rel = self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p);
+        let vn = rel.dot(n);
+        let clamp = pass.impacts >= self.config.max_impacts_per_step;
+        if vn >= -APPROACH_SPEED {
+            // Met while separating or sliding: nothing to resolve. But a time from an exhausted
+            // budget is only a safe time, not a contact: carry on from there (counting against the
+            // step's budget, so a long graze ends in a clamp rather than a loop).
+            if event.toi.status == ToiStatus::BudgetExhausted && !clamp {
+                pass.impacts += 1;
+                self.schedule(pass, a, b, t, false);
+            }
+            return;
+        }
+        let mut impulse = 0.0;
+        if !clamp {
+            pass.impacts += 1;
+            impulse = self.apply_impact(a, b, ca, cb, n, p, vn);
+        }
+        self.events.impacts.push(Impact {
+            body_a: self.id_of(a),
+            body_b: self.id_of(b),
+            step: self.step_count,
+            fraction: t,
+            time: self.time + t * self.config.dt,
+            normal: n,
+            point: p,
+            relative_speed: -vn,
+            impulse,
+        });
+        for i in [a, b] {
+            let body = self.slots[i as usize].body.as_ref().expect("live");
+            if !body.is_dynamic() {
+                continue;
+            }
+            let old = pass.segs[i as usize].expect("live");
+            let (lin, ang) = if clamp {
+                (Vec2::ZERO, 0.0)
+            } else {
+                (
+                    body.linear_velocity * self.config.dt,
+                    body.angular_velocity * self.config.dt,
+                )
+            };
+            pass.segs[i as usize] = Some(Segment {
+                t0: t,
+                pose0: old.pose_at(t),
+                lin,
+                ang,
+                version: old.version + 1,
+                changed: true,
+            });
+            self.enlarge_box(pass, i, t);
+        }
+        for i in [a, b] {
+            if !self.slots[i as usize]
+                .body
+                .as_ref()
+                .expect("live")
+                .is_dynamic()
+            {
+                continue;
+            }
+            for c in self.candidates(pass, i, t) {
+                self.schedule(pass, i, c, t, false);
+            }
+        }
+    }
+
+    /// Applies the restitution and friction impulse of an impact; returns the normal impulse.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_impact(
+        &mut self,
+        a: u32,
+        b: u32,
+        ca: Vec2,
+        cb: Vec2,
+        n: Vec2,
+        p: Vec2,
+        vn: Real,
+    ) -> Real {
+        let (ba, bb) = (
+            self.slots[a as usize].body.as_ref().expect("live"),
+            self.slots[b as usize].body.as_ref().expect("live"),
+        );
+        let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
+        let restitution = if -vn >= self.config.restitution_threshold {
+            ba.restitution.max(bb.restitution)
+        } else {
+            0.0
+        };
+        let friction = (ba.friction * bb.friction).sqrt();
+        let (ra, rb) = (p - ca, p - cb);
+        let k = ma + mb + ia * ra.perp_dot(n).powi(2) + ib * rb.perp_dot(n).powi(2);
+        if k <= 0.0 {
+            return 0.0;
+        }
+        let jn = -(1.0 + restitution) * vn / k;
+        self.push_impulse(a, b, ra, rb, jn * n);
+        // Coulomb friction on the tangential slip left after the normal impulse.
+        let tangent = n.perp();
+        let rel = self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p);
+        let kt = ma + mb + ia * ra.perp_dot(tangent).powi(2) + ib * rb.perp_dot(tangent).powi(2);
+        if kt > 0.0 {
+            let jt = (-rel.dot(tangent) / kt).clamp(-friction * jn, friction * jn);
+            self.push_impulse(a, b, ra, rb, jt * tangent);
+        }
+        jn
+    }
+
+    fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
+        if let Some(body) = self.slots[a as usize]
+            .body
+            .as_mut()
+            .filter(|b| b.is_dynamic())
+        {
+            body.linear_velocity -= body.inv_mass * j;
+            body.angular_velocity -= body.inv_inertia * ra.perp_dot(j);
+        }
+        if let Some(body) = self.slots[b as usize]
+            .body
+            .as_mut()
+            .filter(|b| b.is_dynamic())
+        {
+            body.linear_velocity += body.inv_mass * j;
+            body.angular_velocity += body.inv_inertia * rb.perp_dot(j);
+        }
+    }
+}

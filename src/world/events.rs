@@ -1,0 +1,85 @@
+//! Events a step reports: contacts beginning and ending, and impacts found by the continuous pass.
+
+use crate::dynamics::BodyId;
+use crate::math::Real;
+use crate::Vec2;
+
+/// Two bodies started touching (a manifold point within `LINEAR_SLOP`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactBegin {
+    /// First body (lower slot index).
+    pub body_a: BodyId,
+    /// Second body.
+    pub body_b: BodyId,
+    /// Step in which it was found.
+    pub step: u64,
+    /// Simulated time at the start of that step (seconds).
+    pub time: Real,
+    /// Unit normal from A toward B (world).
+    pub normal: Vec2,
+    /// A contact point (world metres).
+    pub point: Vec2,
+}
+
+/// Two bodies stopped touching (no manifold point within the speculative distance), or one of
+/// them was removed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactEnd {
+    /// First body.
+    pub body_a: BodyId,
+    /// Second body.
+    pub body_b: BodyId,
+    /// Step in which it was found.
+    pub step: u64,
+    /// Simulated time at the start of that step (seconds).
+    pub time: Real,
+}
+
+/// An impact resolved inside a step by the continuous pass, at the moment the shapes met.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Impact {
+    /// First body of the pair.
+    pub body_a: BodyId,
+    /// Second body.
+    pub body_b: BodyId,
+    /// Step in which it happened.
+    pub step: u64,
+    /// Fraction of the step at which the shapes met, in `[0, 1]`.
+    pub fraction: Real,
+    /// Simulated time of the impact (seconds): step start + `fraction × dt`.
+    pub time: Real,
+    /// Unit normal from A toward B (world).
+    pub normal: Vec2,
+    /// Contact point (world metres).
+    pub point: Vec2,
+    /// Closing speed along the normal before the impact (m/s, ≥ 0).
+    pub relative_speed: Real,
+    /// Normal impulse applied (N·s); 0 when the budget ran out and motion was clamped instead.
+    pub impulse: Real,
+}
+
+/// The events of one step (or of all steps of one `advance`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepEvents {
+    /// Contacts that began.
+    pub contact_begin: Vec<ContactBegin>,
+    /// Contacts that ended.
+    pub contact_end: Vec<ContactEnd>,
+    /// Impacts, in time order within each step.
+    pub impacts: Vec<Impact>,
+}
+
+impl StepEvents {
+    /// Forgets every event.
+    pub fn clear(&mut self) {
+        self.contact_begin.clear();
+        self.contact_end.clear();
+        self.impacts.clear();
+    }
+
+    /// Returns `true` if there is no event.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.contact_begin.is_empty() && self.contact_end.is_empty() && self.impacts.is_empty()
+    }
+}
