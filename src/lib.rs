@@ -36,6 +36,7 @@ pub mod constants;
 pub mod dynamics;
 pub mod math;
 pub mod query;
+pub mod scenes;
 pub mod shape;
 pub mod world;
 

@@ -182,6 +182,28 @@ impl ContactSolver for SoftStepSolver {
     }
 }
 
+/// `x.max(0.0)` without the NaN handling of `f64::max` (inputs are finite): a hot-loop cost.
+#[inline(always)]
+fn positive_part(x: Real) -> Real {
+    if x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// `x` limited to `[-limit, limit]` (`limit ≥ 0`), without `f64::clamp`'s checks.
+#[inline(always)]
+fn limit(x: Real, limit: Real) -> Real {
+    if x > limit {
+        limit
+    } else if x < -limit {
+        -limit
+    } else {
+        x
+    }
+}
+
 #[inline]
 fn cross(a: Vec2, b: Vec2) -> Real {
     a.perp_dot(b)
@@ -279,17 +301,24 @@ fn solve_contacts(
     push_velocity: Real,
     use_bias: bool,
 ) {
-    for c in constraints.iter_mut() {
+    // Gauss–Seidel order biases a stack toward the side solved first; the bias pass sweeps forward
+    // and the relax pass backward, so the two cancel to first order.
+    let count = constraints.len();
+    for k in 0..count {
+        let c = &mut constraints[if use_bias { k } else { count - 1 - k }];
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
         let (a, b) = (c.a, c.b);
-        let (dpa, dqa) = (states[a].dp, states[a].dq);
-        let (dpb, dqb) = (states[b].dp, states[b].dq);
+        // Work on local copies of both bodies' state; write back once.
+        let sa = states[a];
+        let sb = states[b];
+        let (ma, ia, mb, ib) = (sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia);
+        let (mut va, mut wa, mut vb, mut wb) = (sa.v, sa.w, sb.v, sb.w);
+        let d = sb.dp - sa.dp;
         // Non-penetration.
         for p in &mut c.points[..c.count] {
-            let prb = dqb.rotate(p.anchor_b);
-            let pra = dqa.rotate(p.anchor_a);
-            let s = n.dot(dpb - dpa + prb - pra) + p.base_separation;
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let s = n.dot(d + sb.dq.rotate(rb) - sa.dq.rotate(ra)) + p.base_separation;
             let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
             if s > 0.0 {
                 bias = s * inv_h; // speculative: close the gap exactly
@@ -298,30 +327,46 @@ fn solve_contacts(
                 mass_scale = c.soft.mass_scale;
                 impulse_scale = c.soft.impulse_scale;
             }
-            let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let dv =
-                states[b].v + cross_sv(states[b].w, rb) - states[a].v - cross_sv(states[a].w, ra);
+            let dv = vb + cross_sv(wb, rb) - va - cross_sv(wa, ra);
             let vn = dv.dot(n);
             let impulse =
                 -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let new_impulse = (p.normal_impulse + impulse).max(0.0);
+            let new_impulse = positive_part(p.normal_impulse + impulse);
             let applied = new_impulse - p.normal_impulse;
             p.normal_impulse = new_impulse;
-            p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply(states, a, b, ra, rb, applied * n);
+            if applied > p.max_normal_impulse {
+                p.max_normal_impulse = applied;
+            }
+            let pn = applied * n;
+            va -= ma * pn;
+            wa -= ia * cross(ra, pn);
+            vb += mb * pn;
+            wb += ib * cross(rb, pn);
         }
         // Coulomb friction, bounded by each point's normal impulse.
         for p in &mut c.points[..c.count] {
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let dv =
-                states[b].v + cross_sv(states[b].w, rb) - states[a].v - cross_sv(states[a].w, ra);
+            let dv = vb + cross_sv(wb, rb) - va - cross_sv(wa, ra);
             let vt = dv.dot(t);
             let impulse = -p.tangent_mass * vt;
             let max = c.friction * p.normal_impulse;
-            let new_impulse = (p.tangent_impulse + impulse).clamp(-max, max);
+            let new_impulse = limit(p.tangent_impulse + impulse, max);
             let applied = new_impulse - p.tangent_impulse;
             p.tangent_impulse = new_impulse;
-            apply(states, a, b, ra, rb, applied * t);
+            let pt = applied * t;
+            va -= ma * pt;
+            wa -= ia * cross(ra, pt);
+            vb += mb * pt;
+            wb += ib * cross(rb, pt);
+        }
+        // Bodies that do not respond (static, kinematic) are not written: no false dependency.
+        if ma != 0.0 || ia != 0.0 {
+            states[a].v = va;
+            states[a].w = wa;
+        }
+        if mb != 0.0 || ib != 0.0 {
+            states[b].v = vb;
+            states[b].w = wb;
         }
     }
 }

@@ -194,7 +194,9 @@ pub(crate) fn closest_features<'c, 'v>(
                 if d.distance - radii > max_distance {
                     return None;
                 }
-                if d.distance - sep > FACE_CONTACT_TOLERANCE {
+                // Compare with the larger face separation, not the (biased) reference's: a vertex
+                // contact is one whose distance exceeds every face separation.
+                if d.distance - sep_a.max(sep_b) > FACE_CONTACT_TOLERANCE {
                     let normal = (d.point_b - d.point_a) / d.distance;
                     let pa = d.point_a + a.radius * normal;
                     let pb = d.point_b - b.radius * normal;

@@ -591,6 +591,22 @@ impl World {
         }
     }
 
+    /// Number of body pairs whose broad-phase boxes overlap (contacts the narrow phase tracks).
+    #[must_use]
+    pub fn pair_count(&self) -> usize {
+        self.contacts.len()
+    }
+
+    /// Number of manifold points the solver saw in the last step (touching or speculative).
+    #[must_use]
+    pub fn contact_point_count(&self) -> usize {
+        self.contacts
+            .iter()
+            .flat_map(|c| c.manifolds.iter())
+            .map(|m| m.count)
+            .sum()
+    }
+
     /// Total kinetic energy of all bodies (J).
     #[must_use]
     pub fn kinetic_energy(&self) -> Real {
