@@ -74,3 +74,186 @@ pub fn pyramid(rows: usize) -> Scene {
         tracked: top.into_iter().collect(),
     }
 }
+
+/// A ball of radius 0.25 m bouncing elastically between two static walls 10 m apart, at `speed`
+/// m/s along x, with no gravity and no friction: the time-loss test. The inner faces of the walls
+/// are at x = ±5, so the ball's centre travels between ±4.75. `tracked` holds the ball.
+#[must_use]
+pub fn bouncing_ball(speed: Real) -> Scene {
+    let mut world = World::new(WorldConfig {
+        gravity: Vec2::ZERO,
+        ..WorldConfig::default()
+    });
+    for (x, name) in [(-5.5, "left wall"), (5.5, "right wall")] {
+        world
+            .add_body(BodyDef {
+                kind: BodyKind::Static,
+                shape: Shape::rectangle(0.5, 5.0).expect("positive extents"),
+                transform: Transform::new(Vec2::new(x, 0.0), 0.0),
+                restitution: 1.0,
+                friction: 0.0,
+                name: Some(name.into()),
+                ..Default::default()
+            })
+            .expect("a valid wall");
+    }
+    let ball = world
+        .add_body(BodyDef {
+            shape: Shape::circle(0.25).expect("positive radius"),
+            linear_velocity: Vec2::new(speed, 0.0),
+            restitution: 1.0,
+            friction: 0.0,
+            name: Some("ball".into()),
+            ..Default::default()
+        })
+        .expect("a valid ball");
+    Scene {
+        world,
+        tracked: vec![ball],
+    }
+}
+
+/// The analytic x of the [`bouncing_ball`] centre at time `t` (seconds): a triangle wave between
+/// ±4.75 m starting at 0 moving at `speed` m/s.
+#[must_use]
+pub fn bouncing_ball_x(speed: Real, t: Real) -> Real {
+    let span = 9.5;
+    let u = (speed * t + 4.75).rem_euclid(2.0 * span);
+    if u <= span {
+        -4.75 + u
+    } else {
+        4.75 - (u - span)
+    }
+}
+
+/// Newton's cradle laid flat: `n` equal discs (radius 0.5 m) in a row, touching, no gravity,
+/// restitution 1, no friction; the first moves at `speed` m/s into the others. `tracked` holds the
+/// discs left to right.
+#[must_use]
+pub fn newtons_cradle(n: usize, speed: Real) -> Scene {
+    let mut world = World::new(WorldConfig {
+        gravity: Vec2::ZERO,
+        ..WorldConfig::default()
+    });
+    let disc = Shape::circle(0.5).expect("positive radius");
+    let tracked = (0..n)
+        .map(|i| {
+            world
+                .add_body(BodyDef {
+                    shape: disc.clone(),
+                    // The first disc starts a metre back, so it hits at speed.
+                    transform: Transform::new(
+                        Vec2::new(i as Real - if i == 0 { 1.0 } else { 0.0 }, 0.0),
+                        0.0,
+                    ),
+                    linear_velocity: Vec2::new(if i == 0 { speed } else { 0.0 }, 0.0),
+                    restitution: 1.0,
+                    friction: 0.0,
+                    name: Some(format!("disc {i}")),
+                    ..Default::default()
+                })
+                .expect("a valid disc")
+        })
+        .collect();
+    Scene { world, tracked }
+}
+
+/// Bullet rain: `count` discs of radius 2.5 cm fired at `speed` m/s (Box2D's bullet scale:
+/// 300 m/s) down onto three thin static walls (1 cm thick, 20 m wide) stacked 1 m apart, with
+/// gravity. Discs start in a grid above the walls, spread so that they also cross each other's
+/// paths at slight angles. `tracked` holds the bullets.
+#[must_use]
+pub fn bullet_rain(count: usize, speed: Real) -> Scene {
+    let mut world = World::new(WorldConfig::default());
+    for k in 0..3 {
+        static_box(
+            &mut world,
+            Vec2::new(10.0, 0.005),
+            Vec2::new(0.0, k as Real),
+            0.0,
+            &format!("thin wall {k}"),
+        );
+    }
+    let disc = Shape::circle(0.025).expect("positive radius");
+    let per_row = 50;
+    let tracked = (0..count)
+        .map(|i| {
+            let (row, col) = (i / per_row, i % per_row);
+            let x = -9.0 + 18.0 * col as Real / (per_row - 1) as Real;
+            let y = 5.0 + 0.2 * row as Real;
+            let lean = 0.05 * ((i % 7) as Real - 3.0);
+            world
+                .add_body(BodyDef {
+                    shape: disc.clone(),
+                    transform: Transform::new(Vec2::new(x, y), 0.0),
+                    linear_velocity: speed * Vec2::new(lean.sin(), -lean.cos()),
+                    restitution: 0.2,
+                    name: Some(format!("bullet {i}")),
+                    ..Default::default()
+                })
+                .expect("a valid bullet")
+        })
+        .collect();
+    Scene { world, tracked }
+}
+
+/// `count` bodies of mixed shapes (boxes, discs, capsules, hexagons, concave L pieces) dropped in
+/// a loose grid onto a static ground, inside static side walls. `tracked` is empty.
+#[must_use]
+pub fn falling_mixed(count: usize) -> Scene {
+    let mut world = World::new(WorldConfig::default());
+    let columns = ((count as Real).sqrt().ceil() as usize).max(1);
+    let width = columns as Real * 1.2;
+    static_box(
+        &mut world,
+        Vec2::new(width, 0.5),
+        Vec2::new(0.0, -0.5),
+        0.0,
+        "ground",
+    );
+    static_box(
+        &mut world,
+        Vec2::new(0.5, 4.0 * width),
+        Vec2::new(-width / 2.0 - 1.0, 4.0 * width),
+        0.0,
+        "left wall",
+    );
+    static_box(
+        &mut world,
+        Vec2::new(0.5, 4.0 * width),
+        Vec2::new(width / 2.0 + 1.0, 4.0 * width),
+        0.0,
+        "right wall",
+    );
+    let shapes = [
+        Shape::rectangle(0.4, 0.3).expect("valid"),
+        Shape::circle(0.35).expect("valid"),
+        Shape::capsule(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.2).expect("valid"),
+        Shape::regular_polygon(6, 0.4).expect("valid"),
+        Shape::concave(&[
+            Vec2::new(-0.4, -0.4),
+            Vec2::new(0.4, -0.4),
+            Vec2::new(0.4, -0.1),
+            Vec2::new(-0.1, -0.1),
+            Vec2::new(-0.1, 0.4),
+            Vec2::new(-0.4, 0.4),
+        ])
+        .expect("valid"),
+    ];
+    for i in 0..count {
+        let (row, col) = (i / columns, i % columns);
+        let x = -width / 2.0 + 0.6 + col as Real * 1.2 + 0.1 * (row % 2) as Real;
+        let y = 1.0 + row as Real * 1.1;
+        world
+            .add_body(BodyDef {
+                shape: shapes[i % shapes.len()].clone(),
+                transform: Transform::new(Vec2::new(x, y), 0.3 * (i % 5) as Real),
+                ..Default::default()
+            })
+            .expect("a valid body");
+    }
+    Scene {
+        world,
+        tracked: Vec::new(),
+    }
+}

@@ -18,17 +18,13 @@
 
 use super::events::Impact;
 use super::World;
-use crate::constants::{AABB_MARGIN, SPECULATIVE_DISTANCE};
+use crate::constants::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform};
 use crate::query::{time_of_impact, Motion, Toi, ToiStatus};
 use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashSet};
-
-/// Closing speed (m/s) under which a pair found touching at an impact is not approaching: a pair
-/// already separating or sliding gets no impulse.
-const APPROACH_SPEED: Real = 1e-9;
 
 /// A body's motion for the rest of the step.
 #[derive(Clone, Copy, Debug)]
@@ -94,7 +90,13 @@ struct Pass {
     heap: BinaryHeap<Reverse<Event>>,
     seq: u64,
     impacts: usize,
+    /// Events processed; past `RESWEEP_FACTOR × max_impacts_per_step` nothing is re-swept any more.
+    events: usize,
 }
+
+/// Events (impacts, clamps, budget continuations) one pass may process per allowed impact before
+/// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
+const RESWEEP_FACTOR: usize = 16;
 
 impl World {
     /// Step 4 of the pipeline; `angles` is the angle each body turned in the solver (by slot).
@@ -138,6 +140,7 @@ impl World {
             heap: BinaryHeap::new(),
             seq: 0,
             impacts: 0,
+            events: 0,
         };
         // Fast bodies' boxes must hold their whole motion before anyone queries.
         for &f in &fast {
@@ -164,6 +167,7 @@ impl World {
             if !(valid(event.a, event.version_a) && valid(event.b, event.version_b)) {
                 continue;
             }
+            pass.events += 1;
             self.resolve(&mut pass, &event);
         }
         for (slot, seg) in self.slots.iter_mut().zip(&pass.segs) {
@@ -232,6 +236,14 @@ impl World {
         b.linear_velocity + b.angular_velocity * (p - center).perp()
     }
 
+    /// Velocity at world point `p` of body `i`'s *motion in this step* (its segment), which differs
+    /// from its velocity once it was clamped: a clamped body stands still for the rest of the step.
+    fn segment_velocity(&self, pass: &Pass, i: u32, center: Vec2, p: Vec2) -> Vec2 {
+        let s = pass.segs[i as usize].expect("live");
+        let inv_dt = 1.0 / self.config.dt;
+        (s.lin + s.ang * (p - center).perp()) * inv_dt
+    }
+
     /// Computes the time of impact of `a` and `b` from `t` and queues it. `initial` pairs that
     /// already touch are the solver's; later ones get an impact now if they are approaching.
     fn schedule(&self, pass: &mut Pass, a: u32, b: u32, t: Real, initial: bool) {
@@ -256,10 +268,12 @@ impl World {
                 if initial {
                     return;
                 }
+                // Touching now: an impact is needed only if, left to the solver, the pair would
+                // overlap by more than the slop before the step ends.
                 let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
-                let rel =
-                    self.point_velocity(b, cb, toi.point) - self.point_velocity(a, ca, toi.point);
-                if rel.dot(toi.normal) >= -APPROACH_SPEED {
+                let rel = self.segment_velocity(pass, b, cb, toi.point)
+                    - self.segment_velocity(pass, a, ca, toi.point);
+                if -rel.dot(toi.normal) * (1.0 - t) * self.config.dt <= LINEAR_SLOP {
                     return;
                 }
                 t
@@ -288,23 +302,29 @@ impl World {
         );
         let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
         let (n, p) = (event.toi.normal, event.toi.point);
-        let rel = self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p);
-        let vn = rel.dot(n);
         let clamp = pass.impacts >= self.config.max_impacts_per_step;
-        if vn >= -APPROACH_SPEED {
-            // Met while separating or sliding: nothing to resolve. But a time from an exhausted
-            // budget is only a safe time, not a contact: carry on from there (counting against the
-            // step's budget, so a long graze ends in a clamp rather than a loop).
-            if event.toi.status == ToiStatus::BudgetExhausted && !clamp {
+        // Decide on the motion the bodies actually have this step (a clamped body stands still).
+        let seg_rel = self.segment_velocity(pass, b, cb, p) - self.segment_velocity(pass, a, ca, p);
+        if -seg_rel.dot(n) * (1.0 - t) * self.config.dt <= LINEAR_SLOP {
+            // Met while separating, sliding, or too slowly to overlap past the slop by the end of
+            // the step: the solver takes it from here. But a time from an exhausted budget is only
+            // a safe time, not a contact: carry on from there (counting against the budget).
+            if event.toi.status == ToiStatus::BudgetExhausted
+                && !clamp
+                && pass.events <= RESWEEP_FACTOR * self.config.max_impacts_per_step
+            {
                 pass.impacts += 1;
                 self.schedule(pass, a, b, t, false);
             }
             return;
         }
+        let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
         let mut impulse = 0.0;
         if !clamp {
             pass.impacts += 1;
-            impulse = self.apply_impact(a, b, ca, cb, n, p, vn);
+            if vn < 0.0 {
+                impulse = self.apply_impact(a, b, ca, cb, n, p, vn);
+            }
         }
         self.events.impacts.push(Impact {
             body_a: self.id_of(a),
@@ -314,7 +334,7 @@ impl World {
             time: self.time + t * self.config.dt,
             normal: n,
             point: p,
-            relative_speed: -vn,
+            relative_speed: (-vn).max(0.0),
             impulse,
         });
         for i in [a, b] {

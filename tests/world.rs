@@ -1,0 +1,393 @@
+//! The world on hand-checked scenes: ids and validation, resting and stacking, the time-loss test,
+//! Newton's cradle, events, stepping and queries.
+
+use approx::assert_relative_eq;
+use sweep2d::scenes;
+use sweep2d::{
+    Aabb, BodyDef, BodyError, BodyKind, Shape, Transform, Vec2, World, WorldConfig, WorldError,
+};
+
+fn ground(world: &mut World) {
+    world
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(20.0, 0.5).unwrap(),
+            transform: Transform::new(Vec2::new(0.0, -0.5), 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+}
+
+#[test]
+fn removed_ids_are_rejected_not_reused() {
+    let mut w = World::new(WorldConfig::default());
+    let a = w.add_body(BodyDef::default()).unwrap();
+    w.remove_body(a).unwrap();
+    let b = w.add_body(BodyDef::default()).unwrap();
+    assert_eq!(a.index, b.index, "the slot is reused");
+    assert!(w.body(a).is_none(), "the stale id names nothing");
+    assert!(w.body(b).is_some());
+    assert_eq!(w.remove_body(a).unwrap_err(), BodyError::UnknownBody(a));
+    assert!(matches!(
+        w.set_velocity(a, Vec2::X, 0.0),
+        Err(BodyError::UnknownBody(_))
+    ));
+    assert_eq!(w.body_count(), 1);
+}
+
+#[test]
+fn invalid_bodies_are_refused_and_leave_the_world_unchanged() {
+    let mut w = World::new(WorldConfig::default());
+    w.add_body(BodyDef::default()).unwrap();
+    let before = w.body_count();
+    let cases = [
+        BodyDef {
+            density: 0.0,
+            ..Default::default()
+        },
+        BodyDef {
+            density: -1.0,
+            ..Default::default()
+        },
+        BodyDef {
+            density: f64::NAN,
+            ..Default::default()
+        },
+        BodyDef {
+            friction: -0.1,
+            ..Default::default()
+        },
+        BodyDef {
+            restitution: f64::INFINITY,
+            ..Default::default()
+        },
+        BodyDef {
+            linear_velocity: Vec2::new(f64::NAN, 0.0),
+            ..Default::default()
+        },
+        BodyDef {
+            transform: Transform::new(Vec2::new(0.0, f64::INFINITY), 0.0),
+            ..Default::default()
+        },
+        BodyDef {
+            linear_damping: -1.0,
+            ..Default::default()
+        },
+    ];
+    for def in cases {
+        let err = w.add_body(def).unwrap_err();
+        assert!(!err.to_string().is_empty());
+        assert_eq!(w.body_count(), before);
+    }
+    let named = BodyDef {
+        density: 0.0,
+        name: Some("crate 7".into()),
+        ..Default::default()
+    };
+    let msg = w.add_body(named).unwrap_err().to_string();
+    assert!(msg.contains("crate 7") && msg.contains("density"), "{msg}");
+    // Static bodies need no density.
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        density: 0.0,
+        ..Default::default()
+    })
+    .unwrap();
+    // Bad settings.
+    assert!(matches!(
+        World::try_new(WorldConfig {
+            dt: 0.0,
+            ..Default::default()
+        }),
+        Err(WorldError::InvalidConfig { field: "dt", .. })
+    ));
+    assert!(World::try_new(WorldConfig {
+        dt: -1.0 / 60.0,
+        ..Default::default()
+    })
+    .is_err());
+    assert!(World::try_new(WorldConfig {
+        gravity: Vec2::new(f64::NAN, 0.0),
+        ..Default::default()
+    })
+    .is_err());
+    let config = *w.config();
+    assert!(w
+        .set_config(WorldConfig {
+            substeps: 0,
+            ..config
+        })
+        .is_err());
+    assert_eq!(*w.config(), config, "a refused config leaves the old one");
+    assert!(matches!(
+        w.advance(-1.0),
+        Err(WorldError::InvalidFrameTime(_))
+    ));
+    assert!(w.advance(f64::NAN).is_err());
+    // Setters validate too.
+    let id = w.add_body(BodyDef::default()).unwrap();
+    assert!(w
+        .set_transform(id, Transform::new(Vec2::new(f64::NAN, 0.0), 0.0))
+        .is_err());
+    assert!(w
+        .apply_impulse(id, Vec2::new(f64::INFINITY, 0.0), Vec2::ZERO)
+        .is_err());
+    let s = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            ..Default::default()
+        })
+        .unwrap();
+    assert!(matches!(
+        w.apply_force(s, Vec2::X, Vec2::ZERO),
+        Err(BodyError::WrongKind { .. })
+    ));
+    assert!(matches!(
+        w.set_velocity(s, Vec2::X, 0.0),
+        Err(BodyError::WrongKind { .. })
+    ));
+}
+
+#[test]
+fn a_box_resting_on_the_ground_drifts_less_than_a_millimetre_in_ten_seconds() {
+    let mut w = World::new(WorldConfig::default());
+    ground(&mut w);
+    let b = w
+        .add_body(BodyDef {
+            transform: Transform::new(Vec2::new(1.0, 0.5), 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let start = w.body(b).unwrap().transform();
+    for _ in 0..600 {
+        w.step();
+    }
+    let end = w.body(b).unwrap().transform();
+    let drift = (end.translation - start.translation).length();
+    assert!(drift < 1e-3, "drifted {drift} m");
+    assert!(end.angle().abs() < 1e-3);
+    assert!(w.body(b).unwrap().linear_velocity().length() < 1e-6);
+}
+
+#[test]
+fn a_twenty_row_pyramid_stands_for_ten_seconds() {
+    let mut scene = scenes::pyramid(20);
+    let starts: Vec<_> = scene
+        .world
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(id, b)| (id, b.transform().translation))
+        .collect();
+    let top = scene.tracked[0];
+    let top_start = scene.world.body(top).unwrap().transform().translation;
+    for _ in 0..600 {
+        scene.world.step();
+    }
+    // Every box is still in its place (the soft contacts compress a little under the load).
+    for (id, p) in &starts {
+        let d = scene.world.body(*id).unwrap().transform().translation - *p;
+        assert!(
+            d.x.abs() < 0.05 && d.y.abs() < 0.06,
+            "box from {p:?} moved {d:?}"
+        );
+    }
+    let top_drift = scene.world.body(top).unwrap().transform().translation - top_start;
+    assert!(top_drift.length() < 0.05, "top box drifted {top_drift:?}");
+    assert!(
+        scene.world.kinetic_energy() < 1e-6,
+        "still moving: {} J",
+        scene.world.kinetic_energy()
+    );
+}
+
+#[test]
+fn a_stack_of_boxes_comes_to_rest() {
+    let mut w = World::new(WorldConfig::default());
+    ground(&mut w);
+    let ids: Vec<_> = (0..10)
+        .map(|i| {
+            w.add_body(BodyDef {
+                transform: Transform::new(Vec2::new(0.0, 0.5 + i as f64 * 1.05), 0.0),
+                ..Default::default()
+            })
+            .unwrap()
+        })
+        .collect();
+    for _ in 0..600 {
+        w.step();
+    }
+    // Dropped 5 cm onto each other, the ten boxes land, rock on their soft contacts and settle:
+    // after 10 s every box moves slower than 1 cm/s and the column stands within 5 cm.
+    for (i, id) in ids.iter().enumerate() {
+        let b = w.body(*id).unwrap();
+        let p = b.transform().translation;
+        assert!(
+            b.linear_velocity().length() < 0.01,
+            "box {i} still moving at {:?}",
+            b.linear_velocity()
+        );
+        assert!(p.x.abs() < 0.05, "box {i} slid to {p:?}");
+        // Soft contacts compress about 3.5 mm each under the load above them.
+        assert!(
+            (p.y - (0.5 + i as f64)).abs() < 0.05,
+            "box {i} at height {}",
+            p.y
+        );
+        assert!(
+            b.transform().angle().abs() < 0.02,
+            "box {i} tilted {}",
+            b.transform().angle()
+        );
+    }
+}
+
+#[test]
+fn elastic_ball_between_walls_keeps_its_speed_and_the_analytic_path() {
+    let speed = 500.0;
+    let mut scene = scenes::bouncing_ball(speed);
+    let ball = scene.tracked[0];
+    let dt = scene.world.config().dt;
+    let mut bounces = 0;
+    for step in 1..=1000 {
+        scene.world.step();
+        bounces += scene.world.events().impacts.len();
+        let b = scene.world.body(ball).unwrap();
+        let v = b.linear_velocity();
+        assert!(
+            (v.length() - speed).abs() <= 1e-3 * speed,
+            "speed {} at step {step}",
+            v.length()
+        );
+        let expected = scenes::bouncing_ball_x(speed, step as f64 * dt);
+        let x = b.transform().translation.x;
+        assert!(
+            (x - expected).abs() <= 1e-6 * (bounces as f64 + 1.0),
+            "step {step}: x {x} vs analytic {expected} after {bounces} bounces"
+        );
+        assert!(b.transform().translation.y.abs() < 1e-9);
+    }
+    // 500 m/s over 1000/60 s between walls 9.5 m apart: 877 bounces.
+    assert_eq!(
+        bounces,
+        ((speed * 1000.0 * dt + 4.75) / 9.5).floor() as usize
+    );
+}
+
+#[test]
+fn newtons_cradle_transfers_momentum() {
+    let mut scene = scenes::newtons_cradle(5, 4.0);
+    let p0 = scene.world.linear_momentum();
+    for _ in 0..60 {
+        scene.world.step();
+    }
+    let v: Vec<f64> = scene
+        .tracked
+        .iter()
+        .map(|id| scene.world.body(*id).unwrap().linear_velocity().x)
+        .collect();
+    assert_relative_eq!(
+        scene.world.linear_momentum(),
+        p0,
+        epsilon = 1e-9 * p0.length()
+    );
+    assert!((v[4] - 4.0).abs() < 0.05, "last disc moves at {v:?}");
+    for vi in &v[..4] {
+        assert!(vi.abs() < 0.05, "the others rest: {v:?}");
+    }
+}
+
+#[test]
+fn contact_and_impact_events() {
+    let mut w = World::new(WorldConfig::default());
+    ground(&mut w);
+    let ball = w
+        .add_body(BodyDef {
+            shape: Shape::circle(0.25).unwrap(),
+            transform: Transform::new(Vec2::new(0.0, 3.0), 0.0),
+            linear_velocity: Vec2::new(0.0, -200.0), // 3.3 m per step: reaches the ground at t ≈ 0.83
+            ..Default::default()
+        })
+        .unwrap();
+    w.step();
+    let impacts = &w.events().impacts;
+    assert_eq!(
+        impacts.len(),
+        1,
+        "the fast ball hits the ground inside the step"
+    );
+    let hit = impacts[0];
+    assert!(hit.body_a == ball || hit.body_b == ball);
+    assert!(hit.fraction > 0.0 && hit.fraction < 1.0);
+    assert_relative_eq!(hit.point.y, 0.0, epsilon = 1e-6);
+    assert!(hit.relative_speed > 100.0 && hit.impulse > 0.0);
+    let p = w.body(ball).unwrap().transform().translation;
+    assert!(p.y >= 0.25 - 0.005, "ball above the ground: {p:?}");
+    let mut began = false;
+    for _ in 0..30 {
+        w.step();
+        began |= !w.events().contact_begin.is_empty();
+    }
+    assert!(began, "resting contact reported");
+    w.set_transform(ball, Transform::new(Vec2::new(0.0, 5.0), 0.0))
+        .unwrap();
+    w.step();
+    w.step();
+    assert!(!w.events().contact_end.is_empty() || w.events().contact_begin.is_empty());
+}
+
+#[test]
+fn advance_runs_whole_steps_and_returns_alpha() {
+    let mut w = World::new(WorldConfig::default());
+    let dt = w.config().dt;
+    let a = w.advance(2.5 * dt).unwrap();
+    assert_eq!(w.step_count(), 2);
+    assert_relative_eq!(a, 0.5, epsilon = 1e-9);
+    let a = w.advance(0.6 * dt).unwrap();
+    assert_eq!(w.step_count(), 3);
+    assert_relative_eq!(a, 0.1, epsilon = 1e-9);
+    // A stall: at most max_steps_per_advance steps run, the rest is dropped.
+    let before = w.step_count();
+    w.advance(100.0).unwrap();
+    assert_eq!(
+        w.step_count() - before,
+        w.config().max_steps_per_advance as u64
+    );
+    // Interpolation between the last two poses.
+    let id = w
+        .add_body(BodyDef {
+            linear_velocity: Vec2::new(6.0, 0.0),
+            gravity_scale: 0.0,
+            ..Default::default()
+        })
+        .unwrap();
+    w.step();
+    let b = w.body(id).unwrap();
+    let mid = b.interpolated_transform(0.5);
+    assert_relative_eq!(mid.translation.x, 0.05, epsilon = 1e-12);
+}
+
+#[test]
+fn queries_find_bodies() {
+    let mut w = World::new(WorldConfig::default());
+    ground(&mut w);
+    let b = w
+        .add_body(BodyDef {
+            transform: Transform::new(Vec2::new(3.0, 2.0), 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let hit = w
+        .ray_cast(Vec2::new(3.0, 10.0), Vec2::new(0.0, -20.0))
+        .unwrap();
+    assert_eq!(hit.body, b);
+    assert_relative_eq!(hit.hit.point.y, 2.5, epsilon = 1e-12);
+    assert_relative_eq!(hit.hit.normal, Vec2::Y, epsilon = 1e-12);
+    let through = w
+        .ray_cast(Vec2::new(-3.0, 10.0), Vec2::new(0.0, -20.0))
+        .unwrap();
+    assert_ne!(through.body, b, "misses the box and hits the ground");
+    assert_eq!(w.query_point(Vec2::new(3.2, 2.1)), vec![b]);
+    assert!(w.query_point(Vec2::new(3.6, 2.1)).is_empty());
+    let found = w.query_aabb(&Aabb::new(Vec2::new(2.0, 1.0), Vec2::new(2.6, 1.6)));
+    assert_eq!(found, vec![b]);
+}
