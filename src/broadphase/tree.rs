@@ -268,18 +268,37 @@ impl<T> DynamicTree<T> {
     /// the node now at `a`'s place.
     fn balance(&mut self, a: u32) -> u32 {
         let node = &self.nodes[a as usize];
-        if node.height < 2 {
+        // Decide from the children's heights: `a`'s own height is stale while walking up.
+        if node.left == NULL {
             return a;
         }
         let (b, c) = (node.left, node.right);
         let diff = self.nodes[c as usize].height - self.nodes[b as usize].height;
-        if diff > 1 {
+        let up = if diff > 1 {
             self.rotate_up(a, c, true)
         } else if diff < -1 {
             self.rotate_up(a, b, false)
         } else {
-            a
-        }
+            return a;
+        };
+        // `a` moved down under `up` and may itself be out of balance now (a leaf inserted beside a
+        // tall sibling leaves it so by more than one): fix it, then refit `up`.
+        self.balance(a);
+        self.refit_node(up);
+        up
+    }
+
+    /// Recomputes a node's height and box from its children.
+    fn refit_node(&mut self, n: u32) {
+        let (l, r) = (self.nodes[n as usize].left, self.nodes[n as usize].right);
+        let h = 1 + self.nodes[l as usize]
+            .height
+            .max(self.nodes[r as usize].height);
+        let bb = self.nodes[l as usize]
+            .aabb
+            .union(&self.nodes[r as usize].aabb);
+        self.nodes[n as usize].height = h;
+        self.nodes[n as usize].aabb = bb;
     }
 
     /// Rotates child `up` of `a` into `a`'s place (`up_is_right` says which side it was on). The
@@ -312,18 +331,8 @@ impl<T> DynamicTree<T> {
         }
         self.nodes[give as usize].parent = a;
         self.nodes[keep as usize].parent = up;
-        // Refit `a`, then `up`.
-        for n in [a, up] {
-            let (l, r) = (self.nodes[n as usize].left, self.nodes[n as usize].right);
-            let h = 1 + self.nodes[l as usize]
-                .height
-                .max(self.nodes[r as usize].height);
-            let bb = self.nodes[l as usize]
-                .aabb
-                .union(&self.nodes[r as usize].aabb);
-            self.nodes[n as usize].height = h;
-            self.nodes[n as usize].aabb = bb;
-        }
+        self.refit_node(a);
+        self.refit_node(up);
         up
     }
 

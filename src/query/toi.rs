@@ -161,10 +161,26 @@ pub fn time_of_impact_with(
     if !mb.is_finite() {
         return Err(ToiError::NonFiniteMotion { which: "B" });
     }
+    Ok(time_of_impact_unchecked(a, ma, b, mb, options))
+}
+
+/// [`time_of_impact_with`] without validation, and allowing a *negative* target separation: the
+/// first time the shapes overlap by that much (the world asks when a pair that touches would
+/// penetrate past the slop). Every method holds for it: the swept SAT intervals directly, and the
+/// Newton and advancement iterations because signed distance to a convex set is still convex and
+/// still moves no faster than the speed bound. "Overlapping" then means overlapping by more than
+/// the target at the start.
+pub(crate) fn time_of_impact_unchecked(
+    a: &Shape,
+    ma: &Motion,
+    b: &Shape,
+    mb: &Motion,
+    options: &ToiOptions,
+) -> Option<Toi> {
     if a.is_convex() && b.is_convex() {
         let pa = Piece::new(a, Transform::IDENTITY, ma);
         let pb = Piece::new(b, Transform::IDENTITY, mb);
-        return Ok(piece_toi(&pa, &pb, options));
+        return piece_toi(&pa, &pb, options);
     }
     // Compounds: the earliest time over piece pairs whose swept boxes meet.
     let (pieces_a, pieces_b) = (pieces(a, ma), pieces(b, mb));
@@ -189,7 +205,7 @@ pub fn time_of_impact_with(
             }
         }
     }
-    Ok(best)
+    best
 }
 
 /// A convex piece placed in a moving body.
@@ -396,7 +412,7 @@ fn ray_cast_time(
             closest_features(&ca, cb, Real::INFINITY, REFERENCE_FACE_BIAS)
                 .map(|c| c.separation_and_normal())
         })?;
-        if iteration == 0 && separation <= 0.0 {
+        if iteration == 0 && separation <= tau.min(0.0) {
             return Some((0.0, ToiStatus::Overlapping, 0));
         }
         let gap = separation - tau;
@@ -468,7 +484,7 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
                     Real::INFINITY,
                     REFERENCE_FACE_BIAS,
                 )?;
-                if t == 0.0 && m.separation <= 0.0 {
+                if t == 0.0 && m.separation <= tau.min(0.0) {
                     return Some(make_toi(a, b, 0.0, ToiStatus::Overlapping, 0, options));
                 }
                 if m.separation <= tau + options.tolerance {

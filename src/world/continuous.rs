@@ -4,9 +4,12 @@
 //! (start time, start pose, displacement and turn per unit step). A body is **fast** when some
 //! point of it can move more than half the speculative distance in the step. Two slow bodies that
 //! were farther apart than the speculative distance at the start cannot touch by the end (each
-//! closes at most half of it), and pairs closer than that were in the solver; so only pairs with a
-//! fast body need a time of impact, and each fast body queries the broad phase with its swept box.
-//! Dynamic–dynamic and fast–fast pairs included.
+//! closes at most half of it), and pairs closer than that were in the solver, whose speculative
+//! constraint stops them closing more than the gap; so only pairs with a fast body need a time of
+//! impact, and each fast body queries the broad phase with its swept box. That includes pairs the
+//! solver also had: its constraint is linearised at the start pose, and a body turning a large
+//! angle in the step brings other features through that the constraint never saw. Dynamic–dynamic
+//! and fast–fast pairs included.
 //!
 //! Impacts go into a priority queue by time. The earliest is resolved at the moment of contact:
 //! both bodies are moved to their poses at `t`, a restitution-and-friction impulse is applied at the
@@ -21,7 +24,7 @@ use super::World;
 use crate::constants::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform};
-use crate::query::{time_of_impact, Motion, Toi, ToiStatus};
+use crate::query::{time_of_impact, time_of_impact_unchecked, Motion, Toi, ToiOptions, ToiStatus};
 use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashSet};
@@ -66,6 +69,8 @@ struct Event {
     version_a: u32,
     version_b: u32,
     toi: Toi,
+    /// Found by the past-the-slop query: resolve whenever the pair is still approaching.
+    deep: bool,
 }
 
 impl PartialEq for Event {
@@ -97,6 +102,12 @@ struct Pass {
 /// Events (impacts, clamps, budget continuations) one pass may process per allowed impact before
 /// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
 const RESWEEP_FACTOR: usize = 16;
+
+/// Rounds of the final no-tunnelling check (each clamps what it finds; clamped bodies stand still).
+const VERIFY_ROUNDS: usize = 8;
+
+/// Sequential-impulse sweeps over an impact's manifold points (two points converge in a few).
+const IMPACT_ITERATIONS: usize = 8;
 
 impl World {
     /// Step 4 of the pipeline; `angles` is the angle each body turned in the solver (by slot).
@@ -153,13 +164,7 @@ impl World {
                 if !seen.insert(key) {
                     continue;
                 }
-                // Pairs with manifold points at the start were the solver's.
-                if let Some(&k) = self.contact_index.get(&key) {
-                    if self.contacts[k].has_points() {
-                        continue;
-                    }
-                }
-                self.schedule(&mut pass, f, c, 0.0, true);
+                self.schedule(&mut pass, f, c, 0.0);
             }
         }
         while let Some(Reverse(event)) = pass.heap.pop() {
@@ -170,12 +175,88 @@ impl World {
             pass.events += 1;
             self.resolve(&mut pass, &event);
         }
+        self.verify(&mut pass, &fast);
         for (slot, seg) in self.slots.iter_mut().zip(&pass.segs) {
             if let (Some(b), Some(s)) = (slot.body.as_mut(), seg) {
                 if s.changed {
                     b.pose = s.pose_at(1.0);
                 }
             }
+        }
+    }
+
+    /// The guarantee behind the event loop: each fast or re-swept body's final segment is checked
+    /// against everything it reaches for an overlap past the slop before the step ends. A body that
+    /// would get one is clamped at the start of its segment (a pose that overlapped nothing past
+    /// the slop) for the rest of the step, and the check repeats for what changed. The body keeps
+    /// its velocity; the next step's solver and continuous pass take it from there.
+    fn verify(&mut self, pass: &mut Pass, fast: &[u32]) {
+        let deep = ToiOptions {
+            target_separation: -LINEAR_SLOP,
+            ..ToiOptions::default()
+        };
+        let mut watch: Vec<u32> = fast.to_vec();
+        watch.extend(
+            pass.segs
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.is_some_and(|s| s.changed))
+                .map(|(i, _)| i as u32),
+        );
+        watch.sort_unstable();
+        watch.dedup();
+        for _round in 0..VERIFY_ROUNDS {
+            let mut clamp: Vec<u32> = Vec::new();
+            for &i in &watch {
+                let body = self.slots[i as usize].body.as_ref().expect("live");
+                if !body.is_dynamic() {
+                    continue;
+                }
+                let si = pass.segs[i as usize].expect("live");
+                if si.lin == Vec2::ZERO && si.ang == 0.0 {
+                    continue; // already standing still
+                }
+                for c in self.candidates(pass, i, si.t0) {
+                    let sc = pass.segs[c as usize].expect("live");
+                    let t = si.t0.max(sc.t0);
+                    let other = &self.slots[c as usize]
+                        .body
+                        .as_ref()
+                        .expect("live")
+                        .com_shape;
+                    if time_of_impact_unchecked(
+                        &body.com_shape,
+                        &si.motion_from(t),
+                        other,
+                        &sc.motion_from(t),
+                        &deep,
+                    )
+                    .is_some()
+                    {
+                        clamp.push(i);
+                        break;
+                    }
+                }
+            }
+            if clamp.is_empty() {
+                return;
+            }
+            for &i in &clamp {
+                let s = pass.segs[i as usize].expect("live");
+                pass.segs[i as usize] = Some(Segment {
+                    lin: Vec2::ZERO,
+                    ang: 0.0,
+                    version: s.version + 1,
+                    changed: true,
+                    ..s
+                });
+            }
+            // Bodies whose motion reaches a clamped body must be checked again.
+            watch = clamp;
+            let fast_movers: Vec<u32> = fast.to_vec();
+            watch.extend(fast_movers);
+            watch.sort_unstable();
+            watch.dedup();
         }
     }
 
@@ -244,9 +325,10 @@ impl World {
         (s.lin + s.ang * (p - center).perp()) * inv_dt
     }
 
-    /// Computes the time of impact of `a` and `b` from `t` and queues it. `initial` pairs that
-    /// already touch are the solver's; later ones get an impact now if they are approaching.
-    fn schedule(&self, pass: &mut Pass, a: u32, b: u32, t: Real, initial: bool) {
+    /// Computes the time of impact of `a` and `b` from `t` and queues it. A pair already touching
+    /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
+    /// the step (a resting contact is the solver's).
+    fn schedule(&self, pass: &mut Pass, a: u32, b: u32, t: Real) {
         let (sa, sb) = (
             pass.segs[a as usize].expect("live"),
             pass.segs[b as usize].expect("live"),
@@ -263,32 +345,62 @@ impl World {
         ) else {
             return;
         };
+        // A hit at the very start of the segment is a pair touching now, like an overlap.
+        let touching_now =
+            toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
         let when = match toi.status {
-            ToiStatus::Overlapping => {
-                if initial {
-                    return;
-                }
-                // Touching now: an impact is needed only if, left to the solver, the pair would
-                // overlap by more than the slop before the step ends.
+            _ if touching_now => {
+                // Touching now: an impact is needed now only if, left to the solver, the pair
+                // would overlap by more than the slop before the step ends ...
                 let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
                 let rel = self.segment_velocity(pass, b, cb, toi.point)
                     - self.segment_velocity(pass, a, ca, toi.point);
-                if -rel.dot(toi.normal) * (1.0 - t) * self.config.dt <= LINEAR_SLOP {
+                if -rel.dot(toi.normal) * (1.0 - t) * self.config.dt > LINEAR_SLOP {
+                    t
+                } else {
+                    // ... but touching now hides what comes later in the step (a spinning body
+                    // pivoting about the contact swings its far end through): ask when the pair
+                    // would first overlap past the slop.
+                    let deep = ToiOptions {
+                        target_separation: -LINEAR_SLOP,
+                        ..ToiOptions::default()
+                    };
+                    let later = time_of_impact_unchecked(
+                        &ba.com_shape,
+                        &sa.motion_from(t),
+                        &bb.com_shape,
+                        &sb.motion_from(t),
+                        &deep,
+                    );
+                    match later {
+                        Some(toi) if toi.status != ToiStatus::Overlapping => {
+                            self.push_event(pass, a, b, t + toi.t * (1.0 - t), toi, true);
+                        }
+                        _ => {}
+                    }
                     return;
                 }
-                t
             }
-            ToiStatus::Hit | ToiStatus::BudgetExhausted => t + toi.t * (1.0 - t),
+            _ => t + toi.t * (1.0 - t),
         };
+        self.push_event(pass, a, b, when, toi, false);
+    }
+
+    fn push_event(&self, pass: &mut Pass, a: u32, b: u32, t: Real, toi: Toi, deep: bool) {
+        let (sa, sb) = (
+            pass.segs[a as usize].expect("live"),
+            pass.segs[b as usize].expect("live"),
+        );
         pass.seq += 1;
         pass.heap.push(Reverse(Event {
-            t: when,
+            t,
             seq: pass.seq,
             a,
             b,
             version_a: sa.version,
             version_b: sb.version,
             toi,
+            deep,
         }));
     }
 
@@ -305,7 +417,13 @@ impl World {
         let clamp = pass.impacts >= self.config.max_impacts_per_step;
         // Decide on the motion the bodies actually have this step (a clamped body stands still).
         let seg_rel = self.segment_velocity(pass, b, cb, p) - self.segment_velocity(pass, a, ca, p);
-        if -seg_rel.dot(n) * (1.0 - t) * self.config.dt <= LINEAR_SLOP {
+        let closing = -seg_rel.dot(n);
+        let negligible = if event.deep {
+            closing <= 0.0
+        } else {
+            closing * (1.0 - t) * self.config.dt <= LINEAR_SLOP
+        };
+        if negligible {
             // Met while separating, sliding, or too slowly to overlap past the slop by the end of
             // the step: the solver takes it from here. But a time from an exhausted budget is only
             // a safe time, not a contact: carry on from there (counting against the budget).
@@ -314,7 +432,7 @@ impl World {
                 && pass.events <= RESWEEP_FACTOR * self.config.max_impacts_per_step
             {
                 pass.impacts += 1;
-                self.schedule(pass, a, b, t, false);
+                self.schedule(pass, a, b, t);
             }
             return;
         }
@@ -322,8 +440,8 @@ impl World {
         let mut impulse = 0.0;
         if !clamp {
             pass.impacts += 1;
-            if vn < 0.0 {
-                impulse = self.apply_impact(a, b, ca, cb, n, p, vn);
+            if vn < 0.0 || event.toi.contact.points().len() > 1 {
+                impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points());
             }
         }
         self.events.impacts.push(Impact {
@@ -371,13 +489,14 @@ impl World {
                 continue;
             }
             for c in self.candidates(pass, i, t) {
-                self.schedule(pass, i, c, t, false);
+                self.schedule(pass, i, c, t);
             }
         }
     }
 
-    /// Applies the restitution and friction impulse of an impact; returns the normal impulse.
-    #[allow(clippy::too_many_arguments)]
+    /// Applies the impact impulse over every manifold point (sequential impulses with accumulated
+    /// clamping, iterated so a two-point contact such as a bar landing flat is resolved at both
+    /// ends); restitution above the threshold and Coulomb friction. Returns the total normal impulse.
     fn apply_impact(
         &mut self,
         a: u32,
@@ -385,36 +504,55 @@ impl World {
         ca: Vec2,
         cb: Vec2,
         n: Vec2,
-        p: Vec2,
-        vn: Real,
+        points: &[Vec2],
     ) -> Real {
         let (ba, bb) = (
             self.slots[a as usize].body.as_ref().expect("live"),
             self.slots[b as usize].body.as_ref().expect("live"),
         );
         let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
-        let restitution = if -vn >= self.config.restitution_threshold {
-            ba.restitution.max(bb.restitution)
-        } else {
-            0.0
-        };
+        let restitution = ba.restitution.max(bb.restitution);
         let friction = (ba.friction * bb.friction).sqrt();
-        let (ra, rb) = (p - ca, p - cb);
-        let k = ma + mb + ia * ra.perp_dot(n).powi(2) + ib * rb.perp_dot(n).powi(2);
-        if k <= 0.0 {
-            return 0.0;
-        }
-        let jn = -(1.0 + restitution) * vn / k;
-        self.push_impulse(a, b, ra, rb, jn * n);
-        // Coulomb friction on the tangential slip left after the normal impulse.
         let tangent = n.perp();
-        let rel = self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p);
-        let kt = ma + mb + ia * ra.perp_dot(tangent).powi(2) + ib * rb.perp_dot(tangent).powi(2);
-        if kt > 0.0 {
-            let jt = (-rel.dot(tangent) / kt).clamp(-friction * jn, friction * jn);
-            self.push_impulse(a, b, ra, rb, jt * tangent);
+        // Target normal velocity per point: −e × the closing speed it had, or 0 below threshold.
+        let mut targets = [0.0; 2];
+        let mut normal_acc = [0.0; 2];
+        let mut tangent_acc = [0.0; 2];
+        let count = points.len().min(2);
+        for k in 0..count {
+            let p = points[k];
+            let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
+            if -vn >= self.config.restitution_threshold {
+                targets[k] = -restitution * vn;
+            }
         }
-        jn
+        for _ in 0..IMPACT_ITERATIONS {
+            for k in 0..count {
+                let p = points[k];
+                let (ra, rb) = (p - ca, p - cb);
+                let kn = ma + mb + ia * ra.perp_dot(n).powi(2) + ib * rb.perp_dot(n).powi(2);
+                if kn <= 0.0 {
+                    continue;
+                }
+                let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
+                let new = (normal_acc[k] + (targets[k] - vn) / kn).max(0.0);
+                let dj = new - normal_acc[k];
+                normal_acc[k] = new;
+                self.push_impulse(a, b, ra, rb, dj * n);
+                let kt =
+                    ma + mb + ia * ra.perp_dot(tangent).powi(2) + ib * rb.perp_dot(tangent).powi(2);
+                if kt > 0.0 {
+                    let vt = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p))
+                        .dot(tangent);
+                    let max = friction * normal_acc[k];
+                    let new_t = (tangent_acc[k] - vt / kt).clamp(-max, max);
+                    let djt = new_t - tangent_acc[k];
+                    tangent_acc[k] = new_t;
+                    self.push_impulse(a, b, ra, rb, djt * tangent);
+                }
+            }
+        }
+        normal_acc.iter().sum()
     }
 
     fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {

@@ -1,0 +1,193 @@
+//! Property tests of the world: nothing tunnels, collisions conserve momentum and never add energy,
+//! and the broad-phase tree agrees with brute force.
+//!
+//! Case counts follow `PROPTEST_CASES` (CI uses proptest's default of 256 where a case is cheap;
+//! the world cases below set their own lower counts, as each runs a simulation). Long local run:
+//! `PROPTEST_CASES=5000 cargo test --release --test world_properties`.
+
+mod common;
+
+use common::gap;
+use proptest::prelude::*;
+use std::f64::consts::PI;
+use sweep2d::broadphase::{DynamicTree, ProxyId};
+use sweep2d::constants::LINEAR_SLOP;
+use sweep2d::{Aabb, BodyDef, BodyKind, Shape, Transform, Vec2, World, WorldConfig};
+
+/// A bullet: a small disc, a thin 1 m × 2 cm bar, or a spinning hexagon.
+fn bullet() -> impl Strategy<Value = Shape> {
+    prop_oneof![
+        (0.025..0.1f64).prop_map(|r| Shape::circle(r).unwrap()),
+        Just(Shape::rectangle(0.5, 0.01).unwrap()),
+        (0.1..0.3f64).prop_map(|r| Shape::regular_polygon(6, r).unwrap()),
+    ]
+}
+
+fn cases(n: u32) -> ProptestConfig {
+    ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(n),
+    )
+}
+
+proptest! {
+    #![proptest_config(cases(64))]
+
+    /// Bullets up to 1,000 m/s (at dt = 1/60: 16.7 m per step), any angle within ±60° of the wall
+    /// normal, spinning up to 300 rad/s, against a 1 cm static wall: never on the wrong side, never
+    /// overlapping by more than the slop at the end of a step.
+    #[test]
+    fn bullets_never_tunnel_through_thin_walls(
+        shape in bullet(),
+        speed in 50.0..1000.0f64,
+        angle in -PI / 3.0..PI / 3.0,
+        spin in -300.0..300.0f64,
+        distance in 1.0..20.0f64,
+        restitution in 0.0..1.0f64,
+    ) {
+        let mut w = World::new(WorldConfig { gravity: Vec2::ZERO, ..Default::default() });
+        let wall_shape = Shape::rectangle(0.005, 40.0).unwrap();
+        let wall = w.add_body(BodyDef { kind: BodyKind::Static, shape: wall_shape.clone(), ..Default::default() }).unwrap();
+        let dir = Vec2::from_angle(angle);
+        let start = -dir * distance - Vec2::new(shape.bounding_radius() + 0.01, 0.0);
+        let b = w.add_body(BodyDef {
+            shape: shape.clone(),
+            transform: Transform::new(start, 0.0),
+            linear_velocity: dir * speed,
+            angular_velocity: spin,
+            restitution,
+            ..Default::default()
+        }).unwrap();
+        for step in 0..12 {
+            w.step();
+            let body = w.body(b).unwrap();
+            let x = body.transform();
+            prop_assert!(x.translation.x < 0.0, "step {}: bullet centre crossed the wall at {:?}", step, x.translation);
+            let g = gap(&wall_shape, &w.body(wall).unwrap().transform(), &shape, &x);
+            prop_assert!(g >= -LINEAR_SLOP, "step {}: overlapping the wall by {} m", step, -g);
+        }
+    }
+
+    /// Two bullets fired head-on at each other (each up to 1,000 m/s): they never pass through each
+    /// other and never overlap by more than the slop at the end of a step.
+    #[test]
+    fn head_on_bullets_never_pass_through_each_other(
+        sa in bullet(), sb in bullet(),
+        va in 50.0..1000.0f64, vb in 50.0..1000.0f64,
+        offset in -0.02..0.02f64,
+        spin in -100.0..100.0f64,
+        distance in 2.0..30.0f64,
+    ) {
+        let mut w = World::new(WorldConfig { gravity: Vec2::ZERO, ..Default::default() });
+        let a = w.add_body(BodyDef { shape: sa.clone(), transform: Transform::new(Vec2::new(-distance / 2.0, 0.0), 0.0), linear_velocity: Vec2::new(va, 0.0), angular_velocity: spin, ..Default::default() }).unwrap();
+        let b = w.add_body(BodyDef { shape: sb.clone(), transform: Transform::new(Vec2::new(distance / 2.0, offset), 0.0), linear_velocity: Vec2::new(-vb, 0.0), ..Default::default() }).unwrap();
+        let mut met = false;
+        for step in 0..6 {
+            w.step();
+            met |= !w.events().impacts.is_empty();
+            let (xa, xb) = (w.body(a).unwrap().transform(), w.body(b).unwrap().transform());
+            let g = gap(&sa, &xa, &sb, &xb);
+            prop_assert!(g >= -LINEAR_SLOP, "step {}: overlapping by {} m", step, -g);
+            if !met {
+                prop_assert!(xa.translation.x < xb.translation.x, "step {}: passed through each other", step);
+            }
+        }
+    }
+
+    /// An isolated collision of two dynamic bodies conserves linear momentum, and with restitution
+    /// at most 1 the kinetic energy never grows.
+    #[test]
+    fn collisions_conserve_momentum_and_never_add_energy(
+        sa in common::convex_shape(), sb in common::convex_shape(),
+        v in 1.0..400.0f64, angle in -0.3..0.3f64, offset in -0.5..0.5f64,
+        restitution in 0.0..=1.0f64, friction in 0.0..1.0f64,
+        da in 0.5..5.0f64, db in 0.5..5.0f64, spin in -20.0..20.0f64,
+    ) {
+        let mut w = World::new(WorldConfig { gravity: Vec2::ZERO, ..Default::default() });
+        let gap0 = sa.bounding_radius() + sb.bounding_radius() + 0.5;
+        w.add_body(BodyDef { shape: sa, transform: Transform::new(Vec2::new(-gap0, offset), 0.3), linear_velocity: Vec2::from_angle(angle) * v, angular_velocity: spin, density: da, restitution, friction, ..Default::default() }).unwrap();
+        w.add_body(BodyDef { shape: sb, transform: Transform::new(Vec2::new(0.0, 0.0), -0.2), density: db, restitution, friction, ..Default::default() }).unwrap();
+        let p0 = w.linear_momentum();
+        let e0 = w.kinetic_energy();
+        for _ in 0..30 {
+            w.step();
+            let p = w.linear_momentum();
+            prop_assert!((p - p0).length() <= 1e-9 * p0.length().max(1.0), "momentum {:?} → {:?}", p0, p);
+            let e = w.kinetic_energy();
+            prop_assert!(e <= e0 * (1.0 + 1e-9) + 1e-9, "energy grew: {} → {}", e0, e);
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Insert(Aabb),
+    Remove(usize),
+    Move(usize, Vec2),
+}
+
+fn aabb() -> impl Strategy<Value = Aabb> {
+    (common::vec2(50.0), 0.1..5.0f64, 0.1..5.0f64)
+        .prop_map(|(c, w, h)| Aabb::from_center_half_extents(c, Vec2::new(w, h)))
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => aabb().prop_map(Op::Insert),
+        1 => any::<usize>().prop_map(Op::Remove),
+        2 => (any::<usize>(), common::vec2(3.0)).prop_map(|(i, d)| Op::Move(i, d)),
+    ]
+}
+
+proptest! {
+    /// The tree answers box queries and ray casts exactly as brute force over its leaves does, and
+    /// keeps its invariants (heights, balance, boxes holding children), through random inserts,
+    /// moves and removals.
+    #[test]
+    fn tree_matches_brute_force(ops in prop::collection::vec(op(), 1..200), queries in prop::collection::vec(aabb(), 8)) {
+        let mut tree: DynamicTree<usize> = DynamicTree::new();
+        let mut live: Vec<(ProxyId, usize, Aabb)> = Vec::new();
+        let mut next = 0;
+        for op in ops {
+            match op {
+                Op::Insert(b) => { live.push((tree.insert(b, next), next, b)); next += 1; }
+                Op::Remove(i) if !live.is_empty() => {
+                    let (id, v, _) = live.swap_remove(i % live.len());
+                    prop_assert_eq!(tree.remove(id), v);
+                }
+                Op::Move(i, d) if !live.is_empty() => {
+                    let k = i % live.len();
+                    let tight = Aabb { min: live[k].2.min + d, max: live[k].2.max + d };
+                    tree.move_proxy(live[k].0, tight, 0.1);
+                    live[k].2 = tight;
+                    prop_assert!(tree.fat_aabb(live[k].0).contains(&tight));
+                }
+                _ => {}
+            }
+            prop_assert!(tree.validate().is_ok(), "{:?}", tree.validate());
+        }
+        prop_assert_eq!(tree.len(), live.len());
+        // A balanced tree of n leaves has height at most about 1.44 log2(n) + 2.
+        if live.len() > 1 {
+            prop_assert!(tree.height() as f64 <= 1.45 * (live.len() as f64).log2() + 2.0, "height {} for {} leaves", tree.height(), live.len());
+        }
+        for q in queries {
+            let mut found: Vec<usize> = Vec::new();
+            tree.query(&q, |_, v| { found.push(*v); true });
+            found.sort_unstable();
+            let mut expected: Vec<usize> = live.iter().filter(|(id, _, _)| tree.fat_aabb(*id).overlaps(&q)).map(|(_, v, _)| *v).collect();
+            expected.sort_unstable();
+            prop_assert_eq!(&found, &expected);
+            // Ray along the query box's diagonal.
+            let (o, d) = (q.min - Vec2::splat(10.0), q.max - q.min + Vec2::splat(20.0));
+            let mut hit: Vec<usize> = Vec::new();
+            tree.ray_cast(o, d, 1.0, |_, v, max| { hit.push(*v); max });
+            hit.sort_unstable();
+            let mut want: Vec<usize> = live.iter().filter(|(id, _, _)| tree.fat_aabb(*id).ray_cast(o, d, 1.0).is_some()).map(|(_, v, _)| *v).collect();
+            want.sort_unstable();
+            prop_assert_eq!(hit, want);
+        }
+    }
+}
