@@ -24,7 +24,9 @@ use super::World;
 use crate::constants::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform};
-use crate::query::{time_of_impact, time_of_impact_unchecked, Motion, Toi, ToiOptions, ToiStatus};
+use crate::query::{
+    contact, time_of_impact, time_of_impact_unchecked, Motion, Toi, ToiOptions, ToiStatus,
+};
 use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashSet};
@@ -103,6 +105,11 @@ struct Pass {
 /// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
 const RESWEEP_FACTOR: usize = 16;
 
+/// Relative motion (metres of the farthest point, both bodies together) up to which a pair that
+/// had manifold points at the start of the step is left to the solver. Four speculative distances:
+/// settling stacks move far less; a body turning a large angle or sliding fast moves far more.
+const SOLVER_MOTION_LIMIT: Real = 4.0 * SPECULATIVE_DISTANCE;
+
 /// Rounds of the final no-tunnelling check (each clamps what it finds; clamped bodies stand still).
 const VERIFY_ROUNDS: usize = 8;
 
@@ -161,7 +168,7 @@ impl World {
         for &f in &fast {
             for c in self.candidates(&pass, f, 0.0) {
                 let key = (f.min(c), f.max(c));
-                if !seen.insert(key) {
+                if !seen.insert(key) || self.solver_owns(&pass, f, c) {
                     continue;
                 }
                 self.schedule(&mut pass, f, c, 0.0);
@@ -218,6 +225,25 @@ impl World {
                 }
                 for c in self.candidates(pass, i, si.t0) {
                     let sc = pass.segs[c as usize].expect("live");
+                    if self.solver_owns(pass, i, c) {
+                        // The solver's pair may compress under load, but not jump: flag it only if
+                        // this step deepened the overlap by more than the slop (a body shoved into
+                        // a thin wall by a hard hit on the solver's side).
+                        let other = &self.slots[c as usize]
+                            .body
+                            .as_ref()
+                            .expect("live")
+                            .com_shape;
+                        let depth = |t: Real| {
+                            contact(&body.com_shape, &si.pose_at(t), other, &sc.pose_at(t))
+                                .map_or(0.0, |k| k.depth)
+                        };
+                        if depth(1.0) - depth(si.t0.max(sc.t0)) > LINEAR_SLOP {
+                            clamp.push(i);
+                            break;
+                        }
+                        continue;
+                    }
                     let t = si.t0.max(sc.t0);
                     let other = &self.slots[c as usize]
                         .body
@@ -258,6 +284,26 @@ impl World {
             watch.sort_unstable();
             watch.dedup();
         }
+    }
+
+    /// Farthest any point of body `i` moves over its segment (metres): |displacement| + |turn|·reach.
+    fn motion_bound(&self, pass: &Pass, i: u32) -> Real {
+        let b = self.slots[i as usize].body.as_ref().expect("live");
+        let s = pass.segs[i as usize].expect("live");
+        (s.lin.length() + s.ang.abs() * b.reach) * (1.0 - s.t0)
+    }
+
+    /// Whether the solver owns this pair this step: it had manifold points at the start and the
+    /// pair's relative motion is small enough (`SOLVER_MOTION_LIMIT`) for the solver's constraint,
+    /// linearised at the start pose, to describe it. Such pairs may compress past the slop under
+    /// load, which is the soft contact's business, not an impact.
+    fn solver_owns(&self, pass: &Pass, a: u32, b: u32) -> bool {
+        let key = (a.min(b), a.max(b));
+        let in_solver = self
+            .contact_index
+            .get(&key)
+            .is_some_and(|&k| self.contacts[k].has_points());
+        in_solver && self.motion_bound(pass, a) + self.motion_bound(pass, b) <= SOLVER_MOTION_LIMIT
     }
 
     /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`
@@ -441,7 +487,15 @@ impl World {
         if !clamp {
             pass.impacts += 1;
             if vn < 0.0 || event.toi.contact.points().len() > 1 {
-                impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points());
+                // Newton's restitution with Coulomb friction can add energy on eccentric hits
+                // (Kane's paradox): if it would, resolve the impact as inelastic instead.
+                let saved = self.save_velocities(a, b);
+                let before = self.pair_energy(a, b);
+                impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), true);
+                if self.pair_energy(a, b) > before {
+                    self.restore_velocities(a, b, saved);
+                    impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), false);
+                }
             }
         }
         self.events.impacts.push(Impact {
@@ -488,6 +542,8 @@ impl World {
             {
                 continue;
             }
+            // No solver ownership here: the solver has finished its step, and an impulse changed
+            // these bodies' motion after it (a hit ball pushing into its resting neighbour).
             for c in self.candidates(pass, i, t) {
                 self.schedule(pass, i, c, t);
             }
@@ -496,7 +552,9 @@ impl World {
 
     /// Applies the impact impulse over every manifold point (sequential impulses with accumulated
     /// clamping, iterated so a two-point contact such as a bar landing flat is resolved at both
-    /// ends); restitution above the threshold and Coulomb friction. Returns the total normal impulse.
+    /// ends); restitution above the threshold (unless `elastic` is false) and Coulomb friction.
+    /// Returns the total normal impulse.
+    #[allow(clippy::too_many_arguments)]
     fn apply_impact(
         &mut self,
         a: u32,
@@ -505,13 +563,18 @@ impl World {
         cb: Vec2,
         n: Vec2,
         points: &[Vec2],
+        elastic: bool,
     ) -> Real {
         let (ba, bb) = (
             self.slots[a as usize].body.as_ref().expect("live"),
             self.slots[b as usize].body.as_ref().expect("live"),
         );
         let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
-        let restitution = ba.restitution.max(bb.restitution);
+        let restitution = if elastic {
+            ba.restitution.max(bb.restitution)
+        } else {
+            0.0
+        };
         let friction = (ba.friction * bb.friction).sqrt();
         let tangent = n.perp();
         // Target normal velocity per point: −e × the closing speed it had, or 0 below threshold.
@@ -553,6 +616,35 @@ impl World {
             }
         }
         normal_acc.iter().sum()
+    }
+
+    /// Kinetic energy of two bodies (J).
+    fn pair_energy(&self, a: u32, b: u32) -> Real {
+        [a, b]
+            .iter()
+            .map(|&i| {
+                self.slots[i as usize]
+                    .body
+                    .as_ref()
+                    .expect("live")
+                    .kinetic_energy()
+            })
+            .sum()
+    }
+
+    fn save_velocities(&self, a: u32, b: u32) -> [(Vec2, Real); 2] {
+        [a, b].map(|i| {
+            let body = self.slots[i as usize].body.as_ref().expect("live");
+            (body.linear_velocity, body.angular_velocity)
+        })
+    }
+
+    fn restore_velocities(&mut self, a: u32, b: u32, saved: [(Vec2, Real); 2]) {
+        for (i, (v, w)) in [a, b].into_iter().zip(saved) {
+            let body = self.slots[i as usize].body.as_mut().expect("live");
+            body.linear_velocity = v;
+            body.angular_velocity = w;
+        }
     }
 
     fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
