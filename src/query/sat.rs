@@ -61,7 +61,7 @@ pub(crate) fn cores_apart(a: &Core<'_>, b: &Core<'_>, face_separation: Real) -> 
 
 /// Projects `points` onto `axis`: (min, max).
 #[inline]
-fn project(points: &[Vec2], axis: Vec2) -> (Real, Real) {
+pub(crate) fn project(points: &[Vec2], axis: Vec2) -> (Real, Real) {
     let mut lo = Real::INFINITY;
     let mut hi = Real::NEG_INFINITY;
     for &p in points {

@@ -25,6 +25,7 @@
 use super::contact::{Contact, LocalManifold};
 use super::manifold::{closest_features, with_moved};
 use super::motion::Motion;
+use super::sat::project;
 use super::{local_manifold, separation_bound, MANIFOLD_TOLERANCE};
 use crate::constants::{REFERENCE_FACE_BIAS, TOI_EXACT_STEP, TOI_MAX_ITERATIONS, TOI_TOLERANCE};
 use crate::math::{Aabb, Real, Transform};
@@ -369,22 +370,6 @@ fn swept_sat_toi(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Option<T
         return Some(make_toi(a, b, 0.0, status, 0, options));
     }
     Some(make_toi(a, b, verdict, ToiStatus::Hit, 0, options))
-}
-
-#[inline]
-fn project(points: &[Vec2], axis: Vec2) -> (Real, Real) {
-    let mut lo = Real::INFINITY;
-    let mut hi = Real::NEG_INFINITY;
-    for &p in points {
-        let d = axis.dot(p);
-        if d < lo {
-            lo = d;
-        }
-        if d > hi {
-            hi = d;
-        }
-    }
-    (lo, hi)
 }
 
 /// Method 2: Newton steps on the convex gap along the relative ray (exact, translation only).
