@@ -363,8 +363,12 @@ proptest! {
         let c = first / a;
         let inertia = second - a * c.length_squared();
         let size = (bb.max - bb.min).max_element();
-        prop_assert!((a - m.area).abs() <= 0.02 * m.area);
-        prop_assert!(c.distance(m.center) <= 0.01 * size);
-        prop_assert!((inertia - m.inertia).abs() <= 0.03 * m.inertia, "{} vs {}", inertia, m.inertia);
+        // A grid misjudges only the cells the boundary crosses: about perimeter × cell diagonal of
+        // area. That, not a fixed percentage, is what a grid can resolve (thin slivers need it).
+        let boundary = (perimeter + 2.0 * PI * r) * h.length();
+        let rel = boundary / m.area;
+        prop_assert!((a - m.area).abs() <= boundary, "area {} vs {} (grid bound {})", a, m.area, boundary);
+        prop_assert!(c.distance(m.center) <= rel * size, "centre {:?} vs {:?}", c, m.center);
+        prop_assert!((inertia - m.inertia).abs() <= 3.0 * rel * m.inertia, "{} vs {}", inertia, m.inertia);
     }
 }
