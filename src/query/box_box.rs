@@ -10,7 +10,7 @@
 //! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
-use super::manifold::{collide_cores, with_moved};
+use super::manifold::{clip_segment, collide_cores, with_moved};
 use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::{Real, Transform};
 use crate::shape::polygon::BoxFrame;
@@ -229,19 +229,7 @@ fn clip_boxes(
     let (lower1, upper1) = (-width, width);
     let upper2 = v21.dot(tangent);
     let lower2 = v22.dot(tangent);
-    let span = upper2 - lower2;
-    let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
-    let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
-    let v_lower = if lower2 < lower1 && span > 0.0 {
-        lerp(lower1)
-    } else {
-        v22
-    };
-    let v_upper = if upper2 > upper1 && span > 0.0 {
-        lerp(upper1)
-    } else {
-        v21
-    };
+    let (v_lower, v_upper) = clip_segment(v21, v22, lower2, upper2, lower1, upper1);
 
     let mut m = LocalManifold {
         normal,

@@ -266,6 +266,34 @@ fn collide_core_point(
     ))
 }
 
+/// Clips the incident edge `v22 → v21` (at tangent coordinates `lower2 ≤ upper2` along the
+/// reference face) to the face's slab `[lower1, upper1]`: the Sutherland–Hodgman step with the two
+/// side planes. Returns the clipped (lower, upper) ends; a degenerate edge is returned unclipped.
+#[inline(always)]
+pub(crate) fn clip_segment(
+    v21: Vec2,
+    v22: Vec2,
+    lower2: Real,
+    upper2: Real,
+    lower1: Real,
+    upper1: Real,
+) -> (Vec2, Vec2) {
+    let span = upper2 - lower2;
+    let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
+    let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
+    let lower = if lower2 < lower1 && span > 0.0 {
+        lerp(lower1)
+    } else {
+        v22
+    };
+    let upper = if upper2 > upper1 && span > 0.0 {
+        lerp(upper1)
+    } else {
+        v21
+    };
+    (lower, upper)
+}
+
 /// Clips the incident edge of `incident` against the reference face `edge` of `reference`.
 /// `separation` is the pair's separation along the face normal (radii applied).
 pub(crate) fn clip(
@@ -304,19 +332,7 @@ pub(crate) fn clip(
     // The incident edge runs against the tangent: v21 is at its upper end, v22 at its lower end.
     let upper2 = (v21 - v11).dot(tangent);
     let lower2 = (v22 - v11).dot(tangent);
-    let span = upper2 - lower2;
-    let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
-    let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
-    let v_lower = if lower2 < lower1 && span > 0.0 {
-        lerp(lower1)
-    } else {
-        v22
-    };
-    let v_upper = if upper2 > upper1 && span > 0.0 {
-        lerp(upper1)
-    } else {
-        v21
-    };
+    let (v_lower, v_upper) = clip_segment(v21, v22, lower2, upper2, lower1, upper1);
 
     let (rr, ri) = (reference.radius, incident.radius);
     let mut m = LocalManifold {
