@@ -164,26 +164,18 @@ impl<T> DynamicTree<T> {
         let leaf_box = self.nodes[leaf as usize].aabb;
         // Find the best sibling: branch and bound on the perimeter cost (SAH in 2D).
         let sibling = self.best_sibling(&leaf_box);
-        let old_parent = self.nodes[sibling as usize].parent;
         let merged = leaf_box.union(&self.nodes[sibling as usize].aabb);
         let new_parent = self.allocate(merged, None);
         let sibling_height = self.nodes[sibling as usize].height;
         {
             let p = &mut self.nodes[new_parent as usize];
-            p.parent = old_parent;
             p.left = sibling;
             p.right = leaf;
             p.height = sibling_height + 1;
         }
+        self.take_place(sibling, new_parent);
         self.nodes[sibling as usize].parent = new_parent;
         self.nodes[leaf as usize].parent = new_parent;
-        if old_parent == NULL {
-            self.root = new_parent;
-        } else if self.nodes[old_parent as usize].left == sibling {
-            self.nodes[old_parent as usize].left = new_parent;
-        } else {
-            self.nodes[old_parent as usize].right = new_parent;
-        }
         self.refit_from(new_parent);
     }
 
@@ -230,20 +222,25 @@ impl<T> DynamicTree<T> {
         } else {
             self.nodes[parent as usize].left
         };
-        if grand == NULL {
-            self.root = sibling;
-            self.nodes[sibling as usize].parent = NULL;
-        } else {
-            if self.nodes[grand as usize].left == parent {
-                self.nodes[grand as usize].left = sibling;
-            } else {
-                self.nodes[grand as usize].right = sibling;
-            }
-            self.nodes[sibling as usize].parent = grand;
+        self.take_place(parent, sibling);
+        if grand != NULL {
             self.refit_from(grand);
         }
         self.release(parent);
         self.nodes[leaf as usize].parent = NULL;
+    }
+
+    /// Puts node `new` where node `old` hangs: under `old`'s parent (same side), or as the root.
+    fn take_place(&mut self, old: u32, new: u32) {
+        let parent = self.nodes[old as usize].parent;
+        self.nodes[new as usize].parent = parent;
+        if parent == NULL {
+            self.root = new;
+        } else if self.nodes[parent as usize].left == old {
+            self.nodes[parent as usize].left = new;
+        } else {
+            self.nodes[parent as usize].right = new;
+        }
     }
 
     /// Walks from `i` to the root, rebalancing and refitting boxes and heights.
@@ -305,16 +302,7 @@ impl<T> DynamicTree<T> {
     /// shorter grandchild of `up` moves down to `a`.
     fn rotate_up(&mut self, a: u32, up: u32, up_is_right: bool) -> u32 {
         let (f, g) = (self.nodes[up as usize].left, self.nodes[up as usize].right);
-        let a_parent = self.nodes[a as usize].parent;
-        // `up` takes `a`'s place.
-        self.nodes[up as usize].parent = a_parent;
-        if a_parent == NULL {
-            self.root = up;
-        } else if self.nodes[a_parent as usize].left == a {
-            self.nodes[a_parent as usize].left = up;
-        } else {
-            self.nodes[a_parent as usize].right = up;
-        }
+        self.take_place(a, up);
         self.nodes[a as usize].parent = up;
         // The taller grandchild stays with `up`; the shorter replaces `up` under `a`.
         let (keep, give) = if self.nodes[f as usize].height > self.nodes[g as usize].height {
