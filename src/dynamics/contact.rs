@@ -7,9 +7,8 @@
 
 use crate::constants::{LINEAR_SLOP, SOLVER_REFERENCE_FACE_BIAS, SPECULATIVE_DISTANCE};
 use crate::dynamics::body::Body;
-use crate::math::{Real, Transform};
-use crate::query::{local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
-use crate::shape::Shape;
+use crate::math::Real;
+use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
 use crate::Vec2;
 
 /// One manifold point, world frame.
@@ -47,6 +46,8 @@ pub(crate) struct PairContact {
     pub a: u32,
     pub b: u32,
     pub manifolds: Vec<PieceManifold>,
+    /// Last step's manifolds, kept only to carry impulses over (a reused buffer).
+    previous: Vec<PieceManifold>,
     /// Friction and restitution mixed from the two bodies.
     pub friction: Real,
     pub restitution: Real,
@@ -61,6 +62,7 @@ impl PairContact {
             a,
             b,
             manifolds: Vec::new(),
+            previous: Vec::new(),
             friction: (ba.friction * bb.friction).sqrt(),
             restitution: ba.restitution.max(bb.restitution),
             touching: false,
@@ -83,14 +85,18 @@ impl PairContact {
     /// Recomputes the manifolds at the bodies' current poses, carrying impulses over by feature id.
     /// Returns (was touching, is touching) for the contact events.
     pub fn update(&mut self, ba: &Body, bb: &Body) -> (bool, bool) {
-        let old = std::mem::take(&mut self.manifolds);
-        let mut fresh = Vec::with_capacity(old.len().max(1));
-        visit_piece_pairs(
+        // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
+        // roles each step: no allocation once they have grown.
+        std::mem::swap(&mut self.manifolds, &mut self.previous);
+        self.manifolds.clear();
+        let (old, fresh) = (&self.previous, &mut self.manifolds);
+        for_each_piece_pair(
             &ba.com_shape,
             &ba.pose,
             &bb.com_shape,
             &bb.pose,
-            &mut |sa, xa, ia, sb, xb, ib| {
+            SPECULATIVE_DISTANCE,
+            &mut |sa, xa, sb, xb, ia, ib| {
                 let Some(m) = local_manifold(
                     sa,
                     xa,
@@ -138,7 +144,6 @@ impl PairContact {
                 }
             },
         );
-        self.manifolds = fresh;
         let was = self.touching;
         self.touching = if was {
             self.has_points()
@@ -146,48 +151,5 @@ impl PairContact {
             self.min_separation() <= LINEAR_SLOP
         };
         (was, self.touching)
-    }
-}
-
-/// Visitor of convex piece pairs: (piece A, its world pose, its index, piece B, pose, index).
-pub(crate) type PiecePairVisitor<'f> =
-    dyn FnMut(&Shape, &Transform, usize, &Shape, &Transform, usize) + 'f;
-
-/// Calls `f` for each pair of convex pieces of two placed shapes whose boxes are within the
-/// speculative distance.
-pub(crate) fn visit_piece_pairs(
-    a: &Shape,
-    xa: &Transform,
-    b: &Shape,
-    xb: &Transform,
-    f: &mut PiecePairVisitor<'_>,
-) {
-    match (a, b) {
-        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => {
-            let pieces = |s: &Shape, x: &Transform| -> Vec<(Shape, Transform)> {
-                match s {
-                    Shape::Compound(c) => c
-                        .pieces()
-                        .iter()
-                        .map(|p| (p.shape.clone(), *x * p.transform))
-                        .collect(),
-                    convex => vec![(convex.clone(), *x)],
-                }
-            };
-            let (pa, pb) = (pieces(a, xa), pieces(b, xb));
-            let boxes_b: Vec<_> = pb
-                .iter()
-                .map(|(s, x)| s.aabb(x).grown(SPECULATIVE_DISTANCE))
-                .collect();
-            for (ia, (sa, x1)) in pa.iter().enumerate() {
-                let box_a = sa.aabb(x1);
-                for (ib, (sb, x2)) in pb.iter().enumerate() {
-                    if box_a.overlaps(&boxes_b[ib]) {
-                        f(sa, x1, ia, sb, x2, ib);
-                    }
-                }
-            }
-        }
-        _ => f(a, xa, 0, b, xb, 0),
     }
 }

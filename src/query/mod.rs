@@ -126,7 +126,7 @@ pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<C
     match (a, b) {
         (Shape::Compound(_), _) | (_, Shape::Compound(_)) => {
             let mut best: Option<(Contact, Real)> = None;
-            for_each_piece_pair(a, xa, b, xb, &mut |pa, xpa, pb, xpb, ia, ib| {
+            for_each_piece_pair(a, xa, b, xb, 0.0, &mut |pa, xpa, pb, xpb, ia, ib| {
                 if let Some(m) = local_manifold(pa, xpa, pb, xpb, 0.0, REFERENCE_FACE_BIAS) {
                     let mut c = m.to_contact(xpa, MANIFOLD_TOLERANCE);
                     c.tag_pieces(ia, ib);
@@ -143,19 +143,26 @@ pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<C
 }
 
 /// A visitor of piece pairs: `(piece_a, world_a, piece_b, world_b, index_a, index_b)`.
-type PiecePairFn<'f> = dyn FnMut(&Shape, &Transform, &Shape, &Transform, usize, usize) + 'f;
+pub(crate) type PiecePairFn<'f> =
+    dyn FnMut(&Shape, &Transform, &Shape, &Transform, usize, usize) + 'f;
 
 /// Calls `f` for every pair of convex pieces (a convex shape is its own single piece) whose world
-/// boxes overlap, with each piece's world transform and piece indices.
-fn for_each_piece_pair(
+/// boxes come within `margin` metres, with each piece's world transform and piece indices. Two
+/// convex shapes are passed straight through (the kernels do their own early-outs).
+pub(crate) fn for_each_piece_pair(
     a: &Shape,
     xa: &Transform,
     b: &Shape,
     xb: &Transform,
+    margin: Real,
     f: &mut PiecePairFn<'_>,
 ) {
+    if a.is_convex() && b.is_convex() {
+        f(a, xa, b, xb, 0, 0);
+        return;
+    }
     visit_pieces(a, xa, &mut |sa, xsa, ia| {
-        let box_a = sa.aabb(xsa);
+        let box_a = sa.aabb(xsa).grown(margin);
         visit_pieces(b, xb, &mut |sb, xsb, ib| {
             if box_a.overlaps(&sb.aabb(xsb)) {
                 f(sa, xsa, sb, xsb, ia, ib);
@@ -165,7 +172,7 @@ fn for_each_piece_pair(
 }
 
 /// Calls `f` with each convex piece of `s` placed at `x` (a convex shape is its own piece 0).
-fn visit_pieces(s: &Shape, x: &Transform, f: &mut dyn FnMut(&Shape, &Transform, usize)) {
+pub(crate) fn visit_pieces(s: &Shape, x: &Transform, f: &mut dyn FnMut(&Shape, &Transform, usize)) {
     match s {
         Shape::Compound(c) => {
             for (i, p) in c.pieces().iter().enumerate() {

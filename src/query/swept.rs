@@ -20,6 +20,7 @@
 use super::manifold::with_moved;
 use super::motion::Motion;
 use super::sat::cores_intersect;
+use super::visit_pieces;
 use crate::constants::{MAX_SWEEP_SAMPLES, SWEEP_ANGLE_STEP};
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::hull::convex_hull_indices;
@@ -179,25 +180,19 @@ pub fn swept_aabb(shape: &Shape, motion: &Motion) -> Aabb {
 /// conservative with rotation (a `true` means they may meet). Compounds are tested piece by piece.
 #[must_use]
 pub fn swept_intersects(a: &Shape, ma: &Motion, b: &Shape, mb: &Motion) -> bool {
+    // Pieces are visited in their body's frame (identity placement): `x` is the piece's placement.
     let mut hit = false;
-    for_each_piece(a, &mut |pa, xa| {
+    visit_pieces(a, &Transform::IDENTITY, &mut |pa, xa, _| {
         if hit {
             return;
         }
-        for_each_piece(b, &mut |pb, xb| {
+        visit_pieces(b, &Transform::IDENTITY, &mut |pb, xb, _| {
             if !hit {
                 hit = pieces_swept_intersect(pa, xa, ma, pb, xb, mb);
             }
         });
     });
     hit
-}
-
-fn for_each_piece(s: &Shape, f: &mut dyn FnMut(&Shape, &Transform)) {
-    match s {
-        Shape::Compound(c) => c.pieces().iter().for_each(|p| f(&p.shape, &p.transform)),
-        convex => f(convex, &Transform::IDENTITY),
-    }
 }
 
 /// Swept SAT for two convex pieces placed by `xa`/`xb` in bodies moving by `ma`/`mb`.
