@@ -180,6 +180,16 @@ pub struct World {
     pub(crate) accumulator: Real,
     pub(crate) time: Real,
     pub(crate) step_count: u64,
+    /// Buffers the step reuses (solver state, constraints, turned angles).
+    pub(crate) scratch: StepScratch,
+}
+
+/// Per-step working buffers, kept between steps so a step allocates nothing once they have grown.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StepScratch {
+    pub states: Vec<crate::dynamics::solver::BodyState>,
+    pub constraints: Vec<crate::dynamics::solver::ContactConstraint>,
+    pub angles: Vec<Real>,
 }
 
 impl World {
@@ -211,6 +221,7 @@ impl World {
             accumulator: 0.0,
             time: 0.0,
             step_count: 0,
+            scratch: StepScratch::default(),
         })
     }
 

@@ -42,6 +42,7 @@ impl World {
         if self.config.continuous {
             self.continuous_pass(&angles);
         }
+        self.scratch.angles = angles;
         self.refit_proxies();
         for slot in &mut self.slots {
             if let Some(b) = slot.body.as_mut() {
@@ -178,35 +179,35 @@ impl World {
     fn solve(&mut self) -> Vec<Real> {
         let config = self.config;
         let h = config.dt / config.substeps as Real;
-        let mut states: Vec<BodyState> = self
-            .slots
-            .iter()
-            .map(|slot| match slot.body.as_ref() {
-                None => BodyState::STATIC,
-                Some(b) => match b.kind {
-                    BodyKind::Static => BodyState::STATIC,
-                    BodyKind::Kinematic => BodyState {
-                        v: b.linear_velocity,
-                        w: b.angular_velocity,
-                        moves: true,
-                        ..BodyState::STATIC
-                    },
-                    BodyKind::Dynamic => BodyState {
-                        v: b.linear_velocity,
-                        w: b.angular_velocity,
-                        inv_mass: b.inv_mass,
-                        inv_inertia: b.inv_inertia,
-                        dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
-                        dw: h * b.inv_inertia * b.torque,
-                        linear_damping: 1.0 / (1.0 + h * b.linear_damping),
-                        angular_damping: 1.0 / (1.0 + h * b.angular_damping),
-                        moves: true,
-                        ..BodyState::STATIC
-                    },
+        // Reused buffers (World::scratch): nothing is allocated per step once they have grown.
+        let mut states = std::mem::take(&mut self.scratch.states);
+        states.clear();
+        states.extend(self.slots.iter().map(|slot| match slot.body.as_ref() {
+            None => BodyState::STATIC,
+            Some(b) => match b.kind {
+                BodyKind::Static => BodyState::STATIC,
+                BodyKind::Kinematic => BodyState {
+                    v: b.linear_velocity,
+                    w: b.angular_velocity,
+                    moves: true,
+                    ..BodyState::STATIC
                 },
-            })
-            .collect();
-        let mut constraints: Vec<ContactConstraint> = Vec::with_capacity(self.contacts.len());
+                BodyKind::Dynamic => BodyState {
+                    v: b.linear_velocity,
+                    w: b.angular_velocity,
+                    inv_mass: b.inv_mass,
+                    inv_inertia: b.inv_inertia,
+                    dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
+                    dw: h * b.inv_inertia * b.torque,
+                    linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+                    angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+                    moves: true,
+                    ..BodyState::STATIC
+                },
+            },
+        }));
+        let mut constraints = std::mem::take(&mut self.scratch.constraints);
+        constraints.clear();
         for (ci, c) in self.contacts.iter().enumerate() {
             for (mi, m) in c.manifolds.iter().enumerate() {
                 if m.count == 0 {
@@ -253,7 +254,9 @@ impl World {
                 dst.tangent_impulse = src.tangent_impulse;
             }
         }
-        let mut angles = vec![0.0; self.slots.len()];
+        let mut angles = std::mem::take(&mut self.scratch.angles);
+        angles.clear();
+        angles.resize(self.slots.len(), 0.0);
         for (i, (slot, s)) in self.slots.iter_mut().zip(&states).enumerate() {
             let Some(b) = slot.body.as_mut() else {
                 continue;
@@ -269,6 +272,8 @@ impl World {
             );
             angles[i] = s.angle;
         }
+        self.scratch.states = states;
+        self.scratch.constraints = constraints;
         angles
     }
 
