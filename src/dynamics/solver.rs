@@ -209,6 +209,12 @@ fn cross(a: Vec2, b: Vec2) -> Real {
     a.perp_dot(b)
 }
 
+/// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
+#[inline(always)]
+fn relative_velocity(va: Vec2, wa: Real, ra: Vec2, vb: Vec2, wb: Real, rb: Vec2) -> Vec2 {
+    vb + cross_sv(wb, rb) - va - cross_sv(wa, ra)
+}
+
 /// `w × r` for a scalar angular velocity.
 #[inline]
 fn cross_sv(w: Real, r: Vec2) -> Vec2 {
@@ -241,7 +247,7 @@ fn prepare(
             let rtb = cross(rb, t);
             let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
             p.tangent_mass = if kt > 0.0 { 1.0 / kt } else { 0.0 };
-            let dv = sb.v + cross_sv(sb.w, rb) - sa.v - cross_sv(sa.w, ra);
+            let dv = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb);
             p.relative_velocity = n.dot(dv);
             p.max_normal_impulse = 0.0;
         }
@@ -327,7 +333,7 @@ fn solve_contacts(
                 mass_scale = c.soft.mass_scale;
                 impulse_scale = c.soft.impulse_scale;
             }
-            let dv = vb + cross_sv(wb, rb) - va - cross_sv(wa, ra);
+            let dv = relative_velocity(va, wa, ra, vb, wb, rb);
             let vn = dv.dot(n);
             let impulse =
                 -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
@@ -346,7 +352,7 @@ fn solve_contacts(
         // Coulomb friction, bounded by each point's normal impulse.
         for p in &mut c.points[..c.count] {
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let dv = vb + cross_sv(wb, rb) - va - cross_sv(wa, ra);
+            let dv = relative_velocity(va, wa, ra, vb, wb, rb);
             let vt = dv.dot(t);
             let impulse = -p.tangent_mass * vt;
             let max = c.friction * p.normal_impulse;
@@ -387,9 +393,8 @@ fn apply_restitution(
                 continue;
             }
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let dv = states[c.b].v + cross_sv(states[c.b].w, rb)
-                - states[c.a].v
-                - cross_sv(states[c.a].w, ra);
+            let (sa, sb) = (&states[c.a], &states[c.b]);
+            let dv = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb);
             let vn = dv.dot(n);
             let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
             let new_impulse = (p.normal_impulse + impulse).max(0.0);

@@ -289,15 +289,8 @@ fn make_toi(
     options: &ToiOptions,
 ) -> Toi {
     let (xa, xb) = (a.pose_at(t), b.pose_at(t));
-    let m: LocalManifold = local_manifold(
-        a.shape,
-        &xa,
-        b.shape,
-        &xb,
-        Real::INFINITY,
-        REFERENCE_FACE_BIAS,
-    )
-    .expect("an unbounded manifold query always answers");
+    let m: LocalManifold =
+        unbounded_manifold(a, &xa, b, &xb).expect("an unbounded manifold query always answers");
     let keep = m.separation.max(0.0) + options.tolerance + MANIFOLD_TOLERANCE;
     let contact = m.to_contact(&xa, keep);
     let pts = contact.points();
@@ -311,6 +304,24 @@ fn make_toi(
         iterations,
         contact,
     }
+}
+
+/// The manifold of two pieces at the given poses with no distance limit (so it always answers),
+/// with the exact static query's reference bias.
+fn unbounded_manifold(
+    a: &Piece<'_>,
+    xa: &Transform,
+    b: &Piece<'_>,
+    xb: &Transform,
+) -> Option<LocalManifold> {
+    local_manifold(
+        a.shape,
+        xa,
+        b.shape,
+        xb,
+        Real::INFINITY,
+        REFERENCE_FACE_BIAS,
+    )
 }
 
 /// Method 1: per-axis swept SAT intervals for two sharp polygons under translation (exact).
@@ -461,14 +472,7 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
         let (separation, normal) = match bound {
             Some(sn) => sn,
             None => {
-                let m = local_manifold(
-                    a.shape,
-                    &xa,
-                    b.shape,
-                    &xb,
-                    Real::INFINITY,
-                    REFERENCE_FACE_BIAS,
-                )?;
+                let m = unbounded_manifold(a, &xa, b, &xb)?;
                 if t == 0.0 && m.separation <= tau.min(0.0) {
                     return Some(make_toi(a, b, 0.0, ToiStatus::Overlapping, 0, options));
                 }
