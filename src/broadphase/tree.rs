@@ -247,17 +247,8 @@ impl<T> DynamicTree<T> {
     fn refit_from(&mut self, mut i: u32) {
         while i != NULL {
             i = self.balance(i);
-            let (l, r) = (self.nodes[i as usize].left, self.nodes[i as usize].right);
-            let h = 1 + self.nodes[l as usize]
-                .height
-                .max(self.nodes[r as usize].height);
-            let aabb = self.nodes[l as usize]
-                .aabb
-                .union(&self.nodes[r as usize].aabb);
-            let n = &mut self.nodes[i as usize];
-            n.height = h;
-            n.aabb = aabb;
-            i = n.parent;
+            self.refit_node(i);
+            i = self.nodes[i as usize].parent;
         }
     }
 
