@@ -169,6 +169,47 @@ fn a_box_resting_on_the_ground_drifts_less_than_a_millimetre_in_ten_seconds() {
     assert!(w.body(b).unwrap().linear_velocity().length() < 1e-6);
 }
 
+/// Regression: a body whose broad-phase box the continuous pass had grown (to hold a fast step)
+/// was not queried for new pairs, so a disc that landed and came to rest inside that box never got
+/// a contact with the wall under it and sank through it under gravity.
+#[test]
+fn a_disc_dropped_on_a_thin_wall_comes_to_rest_on_top() {
+    let (radius, half_thickness) = (0.025, 0.005);
+    for speed in [0.0, 1.0, 2.0, 5.0, 12.0, 40.0] {
+        let mut w = World::new(WorldConfig::default());
+        w.add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(1.0, half_thickness).unwrap(),
+            ..Default::default()
+        })
+        .unwrap();
+        let disc = w
+            .add_body(BodyDef {
+                shape: Shape::circle(radius).unwrap(),
+                transform: Transform::new(Vec2::new(0.0, 0.5), 0.0),
+                linear_velocity: Vec2::new(0.0, -speed),
+                ..Default::default()
+            })
+            .unwrap();
+        let resting = radius + half_thickness;
+        for _ in 0..600 {
+            w.step();
+            let y = w.body(disc).unwrap().transform().translation.y;
+            assert!(
+                y > resting - sweep2d::constants::LINEAR_SLOP,
+                "dropped at {speed} m/s: centre at {y} m, below the resting height {resting} m by more than the slop"
+            );
+        }
+        let b = w.body(disc).unwrap();
+        assert!(
+            (b.transform().translation.y - resting).abs() < sweep2d::constants::LINEAR_SLOP,
+            "dropped at {speed} m/s: does not rest on the wall (y = {})",
+            b.transform().translation.y
+        );
+        assert!(b.linear_velocity().length() < 1e-3);
+    }
+}
+
 #[test]
 fn a_twenty_row_pyramid_stands_for_ten_seconds() {
     let mut scene = scenes::pyramid(20);

@@ -54,6 +54,10 @@ pub(crate) struct PairContact {
     /// Touching as reported by events (with hysteresis: begins within `LINEAR_SLOP`, ends when no
     /// manifold point is left within the speculative distance).
     pub touching: bool,
+    /// Not touching last step, closing faster than the restitution threshold at the start of this:
+    /// an impact, which the continuous pass resolves at its time of impact (pairwise, in time
+    /// order) instead of the solver (simultaneously with every other contact). Set by `update`.
+    pub impact: bool,
 }
 
 impl PairContact {
@@ -66,12 +70,19 @@ impl PairContact {
             friction: (ba.friction * bb.friction).sqrt(),
             restitution: ba.restitution.max(bb.restitution),
             touching: false,
+            impact: false,
         }
     }
 
-    /// Returns `true` if some manifold point exists (the solver handles this pair this step).
+    /// Returns `true` if some manifold point exists.
     pub fn has_points(&self) -> bool {
         self.manifolds.iter().any(|m| m.count > 0)
+    }
+
+    /// Returns `true` if the solver handles this pair this step: it has manifold points and is not
+    /// an impact.
+    pub fn in_solver(&self) -> bool {
+        !self.impact && self.has_points()
     }
 
     /// The smallest separation over all points (metres), or infinity.
@@ -82,9 +93,11 @@ impl PairContact {
             .fold(Real::INFINITY, Real::min)
     }
 
-    /// Recomputes the manifolds at the bodies' current poses, carrying impulses over by feature id.
-    /// Returns (was touching, is touching) for the contact events.
-    pub fn update(&mut self, ba: &Body, bb: &Body) -> (bool, bool) {
+    /// Recomputes the manifolds at the bodies' current poses, carrying impulses over by feature id,
+    /// and decides whether the pair is an impact (see [`PairContact::impact`]; `impact_speed` is
+    /// the world's restitution threshold, m/s). Returns (was touching, is touching) for the
+    /// contact events.
+    pub fn update(&mut self, ba: &Body, bb: &Body, impact_speed: Real) -> (bool, bool) {
         // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
         // roles each step: no allocation once they have grown.
         std::mem::swap(&mut self.manifolds, &mut self.previous);
@@ -150,6 +163,21 @@ impl PairContact {
         } else {
             self.min_separation() <= LINEAR_SLOP
         };
+        self.impact = !was && self.closing_speed(ba, bb) > impact_speed;
         (was, self.touching)
+    }
+
+    /// The fastest approach over the manifold points (m/s, positive when closing), from the
+    /// bodies' velocities at the start of the step.
+    fn closing_speed(&self, ba: &Body, bb: &Body) -> Real {
+        let velocity = |b: &Body, r: Vec2| b.linear_velocity + b.angular_velocity * r.perp();
+        self.manifolds
+            .iter()
+            .flat_map(|m| {
+                m.points[..m.count].iter().map(move |p| {
+                    (velocity(ba, p.anchor_a) - velocity(bb, p.anchor_b)).dot(m.normal)
+                })
+            })
+            .fold(Real::NEG_INFINITY, Real::max)
     }
 }

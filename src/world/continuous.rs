@@ -302,7 +302,7 @@ impl World {
         let in_solver = self
             .contact_index
             .get(&key)
-            .is_some_and(|&k| self.contacts[k].has_points());
+            .is_some_and(|&k| self.contacts[k].in_solver());
         in_solver && self.motion_bound(pass, a) + self.motion_bound(pass, b) <= SOLVER_MOTION_LIMIT
     }
 
@@ -319,13 +319,17 @@ impl World {
             .grown(2.0 * turn.min(2.0) * body.reach)
     }
 
-    /// Makes the broad-phase box of a moving body hold its motion from `t` on.
+    /// Makes the broad-phase box of a moving body hold its motion from `t` on (and marks the body
+    /// for the next pair update).
     fn enlarge_box(&mut self, pass: &Pass, i: u32, t: Real) {
         let need = self.swept_box(pass, i, t).grown(SPECULATIVE_DISTANCE / 2.0);
         if let Some((super::TreeKind::Moving, proxy)) = self.slots[i as usize].proxy {
             if !self.moving_tree.fat_aabb(proxy).contains(&need) {
                 self.moving_tree
                     .set_fat_aabb(proxy, need.grown(AABB_MARGIN));
+                // A grown box can reach bodies it did not reach before: the next step's pair
+                // update must query it, or a pair inside the new box would never get a contact.
+                self.moved.push(i);
             }
         }
     }

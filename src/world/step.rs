@@ -143,7 +143,7 @@ impl World {
             let ba = self.slots[a as usize].body.as_ref().expect("live");
             let bb = self.slots[b as usize].body.as_ref().expect("live");
             let contact = &mut self.contacts[k];
-            let (was, is) = contact.update(ba, bb);
+            let (was, is) = contact.update(ba, bb, self.config.restitution_threshold);
             if !was && is {
                 let m = contact
                     .manifolds
@@ -209,6 +209,9 @@ impl World {
         let mut constraints = std::mem::take(&mut self.scratch.constraints);
         constraints.clear();
         for (ci, c) in self.contacts.iter().enumerate() {
+            if c.impact {
+                continue;
+            }
             for (mi, m) in c.manifolds.iter().enumerate() {
                 if m.count == 0 {
                     continue;
