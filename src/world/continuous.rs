@@ -25,7 +25,7 @@ use crate::constants::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform};
 use crate::query::{
-    contact, time_of_impact, time_of_impact_unchecked, Motion, Toi, ToiOptions, ToiStatus,
+    contact, time_of_impact, time_of_impact_unchecked, Contact, Motion, Toi, ToiOptions, ToiStatus,
 };
 use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
@@ -214,6 +214,7 @@ impl World {
         watch.dedup();
         for _round in 0..VERIFY_ROUNDS {
             let mut clamp: Vec<u32> = Vec::new();
+            let mut hits: Vec<(u32, u32, Real, Contact)> = Vec::new();
             for &i in &watch {
                 let body = self.slots[i as usize].body.as_ref().expect("live");
                 if !body.is_dynamic() {
@@ -239,6 +240,11 @@ impl World {
                                 .map_or(0.0, |k| k.depth)
                         };
                         if depth(1.0) - depth(si.t0.max(sc.t0)) > LINEAR_SLOP {
+                            if let Some(k) =
+                                contact(&body.com_shape, &si.pose_at(1.0), other, &sc.pose_at(1.0))
+                            {
+                                hits.push((i, c, 1.0, k));
+                            }
                             clamp.push(i);
                             break;
                         }
@@ -250,15 +256,14 @@ impl World {
                         .as_ref()
                         .expect("live")
                         .com_shape;
-                    if time_of_impact_unchecked(
+                    if let Some(toi) = time_of_impact_unchecked(
                         &body.com_shape,
                         &si.motion_from(t),
                         other,
                         &sc.motion_from(t),
                         &deep,
-                    )
-                    .is_some()
-                    {
+                    ) {
+                        hits.push((i, c, t + toi.t * (1.0 - t), toi.contact));
                         clamp.push(i);
                         break;
                     }
@@ -266,6 +271,14 @@ impl World {
             }
             if clamp.is_empty() {
                 return;
+            }
+            // The pair still meets: take the closing speed out at the contact (inelastic), so a
+            // body held still does not keep a velocity into it (it would grow under gravity,
+            // step after step, while the pose stays clamped).
+            for (i, c, t, k) in hits {
+                let ci = pass.segs[i as usize].expect("live").pose_at(t).translation;
+                let cc = pass.segs[c as usize].expect("live").pose_at(t).translation;
+                self.apply_impact(i, c, ci, cc, k.normal, k.points(), false);
             }
             for &i in &clamp {
                 let s = pass.segs[i as usize].expect("live");
@@ -488,7 +501,14 @@ impl World {
         }
         let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
         let mut impulse = 0.0;
-        if !clamp {
+        if clamp {
+            // Past the budget the bodies stop at the safe time and are not re-swept, but the
+            // impact still takes out the closing speed (inelastic): a body held at its safe pose
+            // while keeping its velocity would gain speed into the contact step after step.
+            if vn < 0.0 {
+                impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), false);
+            }
+        } else {
             pass.impacts += 1;
             if vn < 0.0 || event.toi.contact.points().len() > 1 {
                 // Newton's restitution with Coulomb friction can add energy on eccentric hits
