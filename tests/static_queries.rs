@@ -332,3 +332,40 @@ fn aabb_test() {
         &at(1.6, 0.0, 0.0)
     ));
 }
+
+/// Warm starting matches manifold points by feature id. A box resting half over another is nearly
+/// flush: a tiny tilt either way makes a different box the reference, but the two touching
+/// features (B's corner on A's top face, A's corner on B's bottom face) are the same, and so must
+/// their ids be. (The ids once named the reference edge: every such flip dropped the warm start of
+/// a loaded contact, and a 100-row pyramid crept sideways.)
+#[test]
+fn feature_ids_survive_a_flip_of_the_reference_face() {
+    let unit = Shape::rectangle(0.5, 0.5).unwrap();
+    let polygon = Shape::polygon(&[
+        Vec2::new(-0.5, -0.5),
+        Vec2::new(0.5, -0.5),
+        Vec2::new(0.5, 0.5),
+        Vec2::new(-0.5, 0.5),
+    ])
+    .unwrap();
+    for shape in [&unit, &polygon] {
+        let xa = at(0.0, 0.0, 0.0);
+        let mut seen: Vec<(Vec2, sweep2d::query::FeatureId)> = Vec::new();
+        for tilt in [-3e-3, -1e-3, 1e-3, 3e-3] {
+            let xb = at(0.5, 0.99, tilt);
+            let c = contact(shape, &xa, shape, &xb).expect("overlapping");
+            assert_eq!(c.points().len(), 2, "tilt {tilt}");
+            for (p, id) in c.points().iter().zip(c.feature_ids()) {
+                // The same physical feature pair lies within a few millimetres at every tilt.
+                for (q, other) in &seen {
+                    if p.distance(*q) < 0.01 {
+                        assert_eq!(id, other, "tilt {tilt}: point {p:?} changed its id");
+                    } else {
+                        assert_ne!(id, other, "tilt {tilt}: distinct points share an id");
+                    }
+                }
+                seen.push((*p, *id));
+            }
+        }
+    }
+}

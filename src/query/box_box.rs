@@ -10,7 +10,7 @@
 //! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
-use super::manifold::{clip_segment, collide_cores, with_moved};
+use super::manifold::{clip_segment, clipped_id, collide_cores, with_moved};
 use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::{Real, Transform};
 use crate::shape::polygon::BoxFrame;
@@ -229,25 +229,51 @@ fn clip_boxes(
     let (lower1, upper1) = (-width, width);
     let upper2 = v21.dot(tangent);
     let lower2 = v22.dot(tangent);
-    let (v_lower, v_upper) = clip_segment(v21, v22, lower2, upper2, lower1, upper1);
+    let ((v_lower, lower_clipped), (v_upper, upper_clipped)) =
+        clip_segment(v21, v22, lower2, upper2, lower1, upper1);
 
     let mut m = LocalManifold {
         normal,
         separation,
         ..Default::default()
     };
-    let mut deepest = (Real::INFINITY, Vec2::ZERO, 0u8);
-    for (v, iv) in [(v_lower, i22), (v_upper, i21)] {
+    let ref_edge = edge as usize;
+    let ends = [
+        (
+            v_lower,
+            clipped_id(
+                lower_clipped,
+                ref_edge,
+                ref_edge,
+                inc_edge,
+                i22 as usize,
+                flip,
+            ),
+        ),
+        (
+            v_upper,
+            clipped_id(
+                upper_clipped,
+                ref_edge,
+                (ref_edge + 1) & 3,
+                inc_edge,
+                i21 as usize,
+                flip,
+            ),
+        ),
+    ];
+    let mut deepest = (Real::INFINITY, Vec2::ZERO, FeatureId::default());
+    for (v, id) in ends {
         let s = v.dot(normal) - depth;
         let point = v - (0.5 * s) * normal;
         if s < deepest.0 {
-            deepest = (s, point, iv);
+            deepest = (s, point, id);
         }
         if s <= max_distance {
             m.points[m.count] = LocalPoint {
                 point,
                 separation: s,
-                id: FeatureId::new(edge as u8, iv, flip),
+                id,
             };
             m.count += 1;
         }
@@ -256,7 +282,7 @@ fn clip_boxes(
         m.points[0] = LocalPoint {
             point: deepest.1,
             separation: deepest.0,
-            id: FeatureId::new(edge as u8, deepest.2, flip),
+            id: deepest.2,
         };
         m.count = 1;
     }

@@ -6,8 +6,10 @@ use crate::Vec2;
 /// The most points a manifold between two convex shapes holds.
 pub const MAX_MANIFOLD_POINTS: usize = 2;
 
-/// Identifies the pair of features (edge, vertex) that produced a manifold point, so a solver can
-/// match points from one step to the next for warm starting. Stable while the same features touch.
+/// Identifies the pair of features that produced a manifold point (for clipped polygon points: a
+/// vertex of one shape and the edge of the other it touches), so a solver can match points from
+/// one step to the next for warm starting. Stable while the same features touch, including when
+/// a near-flush pair swaps which shape provides the reference face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct FeatureId(pub u32);
 
@@ -18,6 +20,15 @@ impl FeatureId {
     #[must_use]
     pub(crate) const fn new(reference: u8, incident: u8, flip: bool) -> Self {
         Self((reference as u32) | ((incident as u32) << 8) | ((flip as u32) << 16))
+    }
+
+    /// A vertex of one shape touching an edge of the other; `vertex_of_b` says the vertex is
+    /// shape B's. Bit 16 names the vertex's owner, as in [`FeatureId::new`]'s `flip`, so swapping
+    /// the roles of A and B flips it.
+    #[inline]
+    #[must_use]
+    pub(crate) const fn vertex_on_edge(vertex: u8, edge: u8, vertex_of_b: bool) -> Self {
+        Self::new(vertex, edge, vertex_of_b)
     }
 
     /// The same id tagged with the compound piece indices it came from.

@@ -268,7 +268,9 @@ fn collide_core_point(
 
 /// Clips the incident edge `v22 → v21` (at tangent coordinates `lower2 ≤ upper2` along the
 /// reference face) to the face's slab `[lower1, upper1]`: the Sutherland–Hodgman step with the two
-/// side planes. Returns the clipped (lower, upper) ends; a degenerate edge is returned unclipped.
+/// side planes. Returns the (lower, upper) ends, each with whether it was clipped (a clipped end
+/// lies on the reference face's side plane, i.e. it is the reference *vertex* against the incident
+/// edge); a degenerate edge is returned unclipped.
 #[inline(always)]
 pub(crate) fn clip_segment(
     v21: Vec2,
@@ -277,21 +279,43 @@ pub(crate) fn clip_segment(
     upper2: Real,
     lower1: Real,
     upper1: Real,
-) -> (Vec2, Vec2) {
+) -> ((Vec2, bool), (Vec2, bool)) {
     let span = upper2 - lower2;
     let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
     let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
     let lower = if lower2 < lower1 && span > 0.0 {
-        lerp(lower1)
+        (lerp(lower1), true)
     } else {
-        v22
+        (v22, false)
     };
     let upper = if upper2 > upper1 && span > 0.0 {
-        lerp(upper1)
+        (lerp(upper1), true)
     } else {
-        v21
+        (v21, false)
     };
     (lower, upper)
+}
+
+/// The id of a clipped manifold point, named by the physical features that touch: either an
+/// incident vertex on the reference edge (unclipped) or a reference vertex on the incident edge
+/// (clipped). Both descriptions survive a swap of the reference role between the two shapes (a
+/// near-flush pair whose reference face flips from one step to the next keeps its ids, so the
+/// solver keeps its warm-start impulses). `flip`: the reference is shape B.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn clipped_id(
+    clipped: bool,
+    ref_edge: usize,
+    ref_vertex: usize,
+    inc_edge: usize,
+    inc_vertex: usize,
+    flip: bool,
+) -> FeatureId {
+    if clipped {
+        FeatureId::vertex_on_edge(ref_vertex as u8, inc_edge as u8, flip)
+    } else {
+        FeatureId::vertex_on_edge(inc_vertex as u8, ref_edge as u8, !flip)
+    }
 }
 
 /// Clips the incident edge of `incident` against the reference face `edge` of `reference`.
@@ -332,7 +356,19 @@ pub(crate) fn clip(
     // The incident edge runs against the tangent: v21 is at its upper end, v22 at its lower end.
     let upper2 = (v21 - v11).dot(tangent);
     let lower2 = (v22 - v11).dot(tangent);
-    let (v_lower, v_upper) = clip_segment(v21, v22, lower2, upper2, lower1, upper1);
+    let ((v_lower, lower_clipped), (v_upper, upper_clipped)) =
+        clip_segment(v21, v22, lower2, upper2, lower1, upper1);
+    let i12 = if edge + 1 == nr { 0 } else { edge + 1 };
+    let ends = [
+        (
+            v_lower,
+            clipped_id(lower_clipped, edge, edge, inc, i22, flip),
+        ),
+        (
+            v_upper,
+            clipped_id(upper_clipped, edge, i12, inc, i21, flip),
+        ),
+    ];
 
     let (rr, ri) = (reference.radius, incident.radius);
     let mut m = LocalManifold {
@@ -340,7 +376,7 @@ pub(crate) fn clip(
         separation,
         ..Default::default()
     };
-    for (v, inc_vertex) in [(v_lower, i22), (v_upper, i21)] {
+    for (v, id) in ends {
         let s = (v - v11).dot(normal) - rr - ri;
         if s > max_distance {
             continue;
@@ -350,23 +386,23 @@ pub(crate) fn clip(
         m.points[m.count] = LocalPoint {
             point,
             separation: s,
-            id: FeatureId::new(edge as u8, inc_vertex as u8, flip),
+            id,
         };
         m.count += 1;
     }
     if m.count == 0 {
         // Both clipped ends lie beyond max_distance although the faces do not: keep the deeper end
         // so an overlapping pair always reports a point.
-        let (v, iv) = if (v_lower - v11).dot(normal) <= (v_upper - v11).dot(normal) {
-            (v_lower, i22)
+        let (v, id) = if (v_lower - v11).dot(normal) <= (v_upper - v11).dot(normal) {
+            ends[0]
         } else {
-            (v_upper, i21)
+            ends[1]
         };
         let s = (v - v11).dot(normal) - rr - ri;
         m.points[0] = LocalPoint {
             point: v + (0.5 * (rr - ri - (s + rr + ri))) * normal,
             separation: s,
-            id: FeatureId::new(edge as u8, iv as u8, flip),
+            id,
         };
         m.count = 1;
     }
