@@ -237,7 +237,7 @@ fn clip_boxes(
         separation,
         ..Default::default()
     };
-    let ref_edge = edge as usize;
+    let ref_edge = edge;
     let ends = [
         (
             v_lower,
