@@ -97,7 +97,10 @@ proptest! {
     }
 
     /// An isolated collision of two dynamic bodies conserves linear momentum, and with restitution
-    /// at most 1 the kinetic energy never grows.
+    /// at most 1 the kinetic energy never grows. A step in which the continuous pass fell back to
+    /// holding the bodies still (`StepEvents::held`, documented as not conserving momentum) is
+    /// checked for energy only and momentum is counted from the held state on; how rare that
+    /// fallback is, is asserted on a fixed sample in `fallback_rate.rs`.
     #[test]
     fn collisions_conserve_momentum_and_never_add_energy(
         sa in common::convex_shape(), sb in common::convex_shape(),
@@ -109,12 +112,17 @@ proptest! {
         let gap0 = sa.bounding_radius() + sb.bounding_radius() + 0.5;
         w.add_body(BodyDef { shape: sa, transform: Transform::new(Vec2::new(-gap0, offset), 0.3), linear_velocity: Vec2::from_angle(angle) * v, angular_velocity: spin, density: da, restitution, friction, ..Default::default() }).unwrap();
         w.add_body(BodyDef { shape: sb, transform: Transform::new(Vec2::new(0.0, 0.0), -0.2), density: db, restitution, friction, ..Default::default() }).unwrap();
-        let p0 = w.linear_momentum();
+        let mut p0 = w.linear_momentum();
         let e0 = w.kinetic_energy();
+        let scale = p0.length().max(1.0);
         for _ in 0..30 {
             w.step();
             let p = w.linear_momentum();
-            prop_assert!((p - p0).length() <= 1e-9 * p0.length().max(1.0), "momentum {:?} → {:?}", p0, p);
+            if w.events().held.is_empty() {
+                prop_assert!((p - p0).length() <= 1e-9 * scale, "momentum {:?} → {:?}", p0, p);
+            } else {
+                p0 = p;
+            }
             let e = w.kinetic_energy();
             prop_assert!(e <= e0 * (1.0 + 1e-9) + 1e-9, "energy grew: {} → {}", e0, e);
         }

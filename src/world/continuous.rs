@@ -21,11 +21,13 @@
 
 use super::events::Impact;
 use super::World;
-use crate::constants::{AABB_MARGIN, LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::constants::{
+    AABB_MARGIN, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE, LINEAR_SLOP, SPECULATIVE_DISTANCE,
+};
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform};
 use crate::query::{
-    contact, time_of_impact, time_of_impact_unchecked, Contact, Motion, Toi, ToiOptions, ToiStatus,
+    contact, time_of_impact, time_of_impact_unchecked, Motion, Toi, ToiOptions, ToiStatus,
 };
 use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
@@ -112,6 +114,9 @@ const SOLVER_MOTION_LIMIT: Real = 4.0 * SPECULATIVE_DISTANCE;
 
 /// Rounds of the final no-tunnelling check (each clamps what it finds; clamped bodies stand still).
 const VERIFY_ROUNDS: usize = 8;
+
+/// Times the final check's query may carry on from a safe time when it runs out of iterations.
+const VERIFY_TOI_RESTARTS: usize = 16;
 
 /// Sequential-impulse sweeps over an impact's manifold points (two points converge in a few).
 const IMPACT_ITERATIONS: usize = 8;
@@ -214,7 +219,6 @@ impl World {
         watch.dedup();
         for _round in 0..VERIFY_ROUNDS {
             let mut clamp: Vec<u32> = Vec::new();
-            let mut hits: Vec<(u32, u32, Real, Contact)> = Vec::new();
             for &i in &watch {
                 let body = self.slots[i as usize].body.as_ref().expect("live");
                 if !body.is_dynamic() {
@@ -240,11 +244,6 @@ impl World {
                                 .map_or(0.0, |k| k.depth)
                         };
                         if depth(1.0) - depth(si.t0.max(sc.t0)) > LINEAR_SLOP {
-                            if let Some(k) =
-                                contact(&body.com_shape, &si.pose_at(1.0), other, &sc.pose_at(1.0))
-                            {
-                                hits.push((i, c, 1.0, k));
-                            }
                             clamp.push(i);
                             break;
                         }
@@ -256,14 +255,30 @@ impl World {
                         .as_ref()
                         .expect("live")
                         .com_shape;
-                    if let Some(toi) = time_of_impact_unchecked(
-                        &body.com_shape,
-                        &si.motion_from(t),
-                        other,
-                        &sc.motion_from(t),
-                        &deep,
-                    ) {
-                        hits.push((i, c, t + toi.t * (1.0 - t), toi.contact));
+                    // A query that runs out of iterations (a pair sliding along each other
+                    // close to the target gives conservative advancement tiny steps) returns
+                    // only a safe time: carry on from there a few times before calling it a hit.
+                    let mut from = t;
+                    let mut found = false;
+                    for _ in 0..VERIFY_TOI_RESTARTS {
+                        let Some(toi) = time_of_impact_unchecked(
+                            &body.com_shape,
+                            &si.motion_from(from),
+                            other,
+                            &sc.motion_from(from),
+                            &deep,
+                        ) else {
+                            found = false; // no contact from the safe time on
+                            break;
+                        };
+                        let at = from + toi.t * (1.0 - from);
+                        found = true;
+                        if toi.status != ToiStatus::BudgetExhausted || at >= 1.0 {
+                            break;
+                        }
+                        from = at;
+                    }
+                    if found {
                         clamp.push(i);
                         break;
                     }
@@ -272,23 +287,9 @@ impl World {
             if clamp.is_empty() {
                 return;
             }
-            // The pair still meets: take the closing speed out at the contact (inelastic), so a
-            // body held still does not keep a velocity into it (it would grow under gravity,
-            // step after step, while the pose stays clamped).
-            for (i, c, t, k) in hits {
-                let ci = pass.segs[i as usize].expect("live").pose_at(t).translation;
-                let cc = pass.segs[c as usize].expect("live").pose_at(t).translation;
-                self.apply_impact(i, c, ci, cc, k.normal, k.points(), false);
-            }
             for &i in &clamp {
                 let s = pass.segs[i as usize].expect("live");
-                pass.segs[i as usize] = Some(Segment {
-                    lin: Vec2::ZERO,
-                    ang: 0.0,
-                    version: s.version + 1,
-                    changed: true,
-                    ..s
-                });
+                self.hold(pass, i, s.t0);
             }
             // Bodies whose motion reaches a clamped body must be checked again.
             watch = clamp;
@@ -299,11 +300,29 @@ impl World {
         }
     }
 
-    /// Farthest any point of body `i` moves over its segment (metres): |displacement| + |turn|·reach.
-    fn motion_bound(&self, pass: &Pass, i: u32) -> Real {
-        let b = self.slots[i as usize].body.as_ref().expect("live");
-        let s = pass.segs[i as usize].expect("live");
-        (s.lin.length() + s.ang.abs() * b.reach) * (1.0 - s.t0)
+    /// Holds body `i` still from `t` to the end of the step (a clamp: the safe fallback past the
+    /// impact budget and in the final check) and zeroes its velocity: a body whose pose stands
+    /// still while it keeps a velocity would carry that velocity into the next step's contacts
+    /// (and, clamped step after step, gain speed under gravity without moving). Reported in
+    /// [`StepEvents::held`](super::events::StepEvents::held).
+    fn hold(&mut self, pass: &mut Pass, i: u32, t: Real) {
+        let old = pass.segs[i as usize].expect("live");
+        pass.segs[i as usize] = Some(Segment {
+            t0: t,
+            pose0: old.pose_at(t),
+            lin: Vec2::ZERO,
+            ang: 0.0,
+            version: old.version + 1,
+            changed: true,
+        });
+        if let Some(b) = self.slots[i as usize].body.as_mut() {
+            b.linear_velocity = Vec2::ZERO;
+            b.angular_velocity = 0.0;
+        }
+        let id = self.id_of(i);
+        if !self.events.held.contains(&id) {
+            self.events.held.push(id);
+        }
     }
 
     /// Whether the solver owns this pair this step: it had manifold points at the start and the
@@ -316,7 +335,23 @@ impl World {
             .contact_index
             .get(&key)
             .is_some_and(|&k| self.contacts[k].in_solver());
-        in_solver && self.motion_bound(pass, a) + self.motion_bound(pass, b) <= SOLVER_MOTION_LIMIT
+        in_solver && self.relative_motion_bound(pass, a, b) <= SOLVER_MOTION_LIMIT
+    }
+
+    /// Farthest any point of `a` moves relative to `b` over the rest of the step (metres):
+    /// relative displacement plus each body's |turn|·reach. Frame-independent, so two bodies
+    /// travelling together fast (a disc carried on a spinning bar) count as the slow pair they are.
+    fn relative_motion_bound(&self, pass: &Pass, a: u32, b: u32) -> Real {
+        let part = |i: u32| {
+            let body = self.slots[i as usize].body.as_ref().expect("live");
+            let s = pass.segs[i as usize].expect("live");
+            (
+                s.lin * (1.0 - s.t0),
+                s.ang.abs() * body.reach * (1.0 - s.t0),
+            )
+        };
+        let ((la, ta), (lb, tb)) = (part(a), part(b));
+        (la - lb).length() + ta + tb
     }
 
     /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`
@@ -423,9 +458,12 @@ impl World {
                 } else {
                     // ... but touching now hides what comes later in the step (a spinning body
                     // pivoting about the contact swings its far end through): ask when the pair
-                    // would first overlap past the slop.
+                    // would first overlap past half the slop (DEEP_IMPACT_DEPTH).
+                    // A pair already that deep (left there by an earlier impact this step) is
+                    // watched for pressing deeper still.
                     let deep = ToiOptions {
-                        target_separation: -LINEAR_SLOP,
+                        target_separation: -DEEP_IMPACT_DEPTH
+                            .max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
                         ..ToiOptions::default()
                     };
                     let later = time_of_impact_unchecked(
@@ -482,7 +520,7 @@ impl World {
         let seg_rel = self.segment_velocity(pass, b, cb, p) - self.segment_velocity(pass, a, ca, p);
         let closing = -seg_rel.dot(n);
         let negligible = if event.deep {
-            closing <= 0.0
+            closing * (1.0 - t) * self.config.dt <= DEEP_IMPACT_TOLERANCE
         } else {
             closing * (1.0 - t) * self.config.dt <= LINEAR_SLOP
         };
@@ -502,23 +540,40 @@ impl World {
         let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
         let mut impulse = 0.0;
         if clamp {
-            // Past the budget the bodies stop at the safe time and are not re-swept, but the
-            // impact still takes out the closing speed (inelastic): a body held at its safe pose
-            // while keeping its velocity would gain speed into the contact step after step.
-            if vn < 0.0 {
-                impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), false);
-            }
+            // Past the budget the bodies stop at the safe time and are not re-swept.
         } else {
             pass.impacts += 1;
+            // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would
+            // undo its excess depth over one step (as the solver's soft contact does, and no
+            // faster than its push limit): a body spinning or sliding fast along another turns
+            // tangential speed into approach as the normal turns, and a pair left at zero normal
+            // speed digs in again at once, a little deeper each time.
+            let separate = if event.deep {
+                let excess = (event.toi.contact.depth - 0.5 * DEEP_IMPACT_DEPTH).max(0.0);
+                ((excess + DEEP_IMPACT_TOLERANCE) / self.config.dt)
+                    .min(self.config.contact_push_velocity)
+            } else {
+                0.0
+            };
             if vn < 0.0 || event.toi.contact.points().len() > 1 {
                 // Newton's restitution with Coulomb friction can add energy on eccentric hits
                 // (Kane's paradox): if it would, resolve the impact as inelastic instead.
                 let saved = self.save_velocities(a, b);
                 let before = self.pair_energy(a, b);
-                impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), true);
+                impulse =
+                    self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), true, separate);
                 if self.pair_energy(a, b) > before {
                     self.restore_velocities(a, b, saved);
-                    impulse = self.apply_impact(a, b, ca, cb, n, event.toi.contact.points(), false);
+                    impulse = self.apply_impact(
+                        a,
+                        b,
+                        ca,
+                        cb,
+                        n,
+                        event.toi.contact.points(),
+                        false,
+                        separate,
+                    );
                 }
             }
         }
@@ -538,15 +593,16 @@ impl World {
             if !body.is_dynamic() {
                 continue;
             }
+            if clamp {
+                self.hold(pass, i, t);
+                self.enlarge_box(pass, i, t);
+                continue;
+            }
             let old = pass.segs[i as usize].expect("live");
-            let (lin, ang) = if clamp {
-                (Vec2::ZERO, 0.0)
-            } else {
-                (
-                    body.linear_velocity * self.config.dt,
-                    body.angular_velocity * self.config.dt,
-                )
-            };
+            let (lin, ang) = (
+                body.linear_velocity * self.config.dt,
+                body.angular_velocity * self.config.dt,
+            );
             pass.segs[i as usize] = Some(Segment {
                 t0: t,
                 pose0: old.pose_at(t),
@@ -588,6 +644,7 @@ impl World {
         n: Vec2,
         points: &[Vec2],
         elastic: bool,
+        separate: Real,
     ) -> Real {
         let (ba, bb) = (
             self.slots[a as usize].body.as_ref().expect("live"),
@@ -612,6 +669,7 @@ impl World {
             if -vn >= self.config.restitution_threshold {
                 targets[k] = -restitution * vn;
             }
+            targets[k] = targets[k].max(separate);
         }
         for _ in 0..IMPACT_ITERATIONS {
             for k in 0..count {

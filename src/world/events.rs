@@ -67,6 +67,11 @@ pub struct StepEvents {
     pub contact_end: Vec<ContactEnd>,
     /// Impacts, in time order within each step.
     pub impacts: Vec<Impact>,
+    /// Bodies the continuous pass had to hold still for the rest of the step (its fallback when
+    /// the impact budget ran out or a contact could not be resolved in time): each stopped at a
+    /// pose that overlaps nothing past the slop, with its velocity zeroed. Never tunnelling, but
+    /// not physical: momentum is not conserved for these bodies. Normally empty.
+    pub held: Vec<crate::dynamics::BodyId>,
 }
 
 impl StepEvents {
@@ -75,11 +80,15 @@ impl StepEvents {
         self.contact_begin.clear();
         self.contact_end.clear();
         self.impacts.clear();
+        self.held.clear();
     }
 
     /// Returns `true` if there is no event.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.contact_begin.is_empty() && self.contact_end.is_empty() && self.impacts.is_empty()
+        self.contact_begin.is_empty()
+            && self.contact_end.is_empty()
+            && self.impacts.is_empty()
+            && self.held.is_empty()
     }
 }
