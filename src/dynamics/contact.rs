@@ -54,9 +54,12 @@ pub(crate) struct PairContact {
     /// Touching as reported by events (with hysteresis: begins within `LINEAR_SLOP`, ends when no
     /// manifold point is left within the speculative distance).
     pub touching: bool,
-    /// Not touching last step, closing faster than the restitution threshold at the start of this:
-    /// an impact, which the continuous pass resolves at its time of impact (pairwise, in time
-    /// order) instead of the solver (simultaneously with every other contact). Set by `update`.
+    /// Not touching last step, closing faster than the restitution threshold at the start of this,
+    /// with restitution to apply: an impact, which the continuous pass resolves at its time of
+    /// impact (pairwise, in time order, so a bounce travels down a row of touching bodies as in
+    /// Newton's cradle) instead of the solver (simultaneously with every other contact, which
+    /// spreads a bounce over the row). Inelastic landings stay with the solver, whose speculative
+    /// constraint stops them exactly. Set by `update`.
     pub impact: bool,
 }
 
@@ -163,7 +166,7 @@ impl PairContact {
         } else {
             self.min_separation() <= LINEAR_SLOP
         };
-        self.impact = !was && self.closing_speed(ba, bb) > impact_speed;
+        self.impact = !was && self.restitution > 0.0 && self.closing_speed(ba, bb) > impact_speed;
         (was, self.touching)
     }
 
