@@ -11,6 +11,11 @@ use crate::Vec2;
 
 /// A capsule: every point within `radius` metres of the segment from `a` to `b` (local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
+)]
 pub struct Capsule {
     points: [Vec2; 2],
     /// Outward normals of the two "edges" a→b and b→a of the segment core.

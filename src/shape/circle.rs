@@ -7,6 +7,11 @@ use crate::Vec2;
 
 /// A solid disc of `radius` metres centred at `center` in the local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
+)]
 pub struct Circle {
     center: Vec2,
     radius: Real,

@@ -23,6 +23,11 @@ pub struct CompoundPiece {
 
 /// A rigid union of convex pieces, in one local frame (metres).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
+)]
 pub struct Compound {
     pieces: Vec<CompoundPiece>,
     local_aabb: Aabb,

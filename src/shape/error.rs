@@ -85,6 +85,14 @@ pub enum ShapeError {
     /// A compound shape was given no pieces.
     #[error("a compound shape needs at least one piece")]
     EmptyCompound,
+    /// A serialized shape held a different kind than the type being read (feature `serde`).
+    #[error("expected {expected}, found {found}")]
+    WrongKind {
+        /// What the reader expected (for example `"a circle"`).
+        expected: &'static str,
+        /// What the data held.
+        found: &'static str,
+    },
     /// A regular polygon was asked for with an unusable number of sides.
     #[error("a regular polygon needs 3 to {max} sides, got {sides}")]
     BadSideCount {

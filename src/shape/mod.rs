@@ -14,6 +14,8 @@ mod error;
 pub(crate) mod hull;
 mod mass;
 pub(crate) mod polygon;
+#[cfg(feature = "serde")]
+mod spec;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
@@ -21,6 +23,8 @@ pub use compound::{Compound, CompoundPiece};
 pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::ConvexPolygon;
+#[cfg(feature = "serde")]
+pub use spec::{PieceSpec, ShapeSpec};
 
 use crate::math::{Aabb, Real, Transform};
 use crate::Vec2;
@@ -32,6 +36,11 @@ use crate::Vec2;
 // phase reads vertices without chasing a pointer, as Box2D's `b2Polygon` does.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "ShapeSpec", into = "ShapeSpec")
+)]
 pub enum Shape {
     /// A disc.
     Circle(Circle),
@@ -137,6 +146,18 @@ impl Shape {
     /// A compound of `(transform, shape)` pieces; see [`Compound::new`].
     pub fn compound(pieces: Vec<(Transform, Shape)>) -> Result<Shape, ShapeError> {
         Compound::new(pieces).map(Shape::Compound)
+    }
+
+    /// The kind of shape, for messages: `"a circle"`, `"a capsule"`, `"a convex polygon"` or
+    /// `"a compound"`.
+    #[must_use]
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Shape::Circle(_) => "a circle",
+            Shape::Capsule(_) => "a capsule",
+            Shape::Polygon(_) => "a convex polygon",
+            Shape::Compound(_) => "a compound",
+        }
     }
 
     /// The bounding box of the shape placed at `xf` (world metres).

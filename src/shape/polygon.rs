@@ -17,6 +17,11 @@ use crate::Vec2;
 /// vertex `i` to vertex `i + 1`. With a rounding radius `r > 0` the shape is the polygon grown by `r`
 /// in every direction (its *core* is the polygon itself). Lengths in metres.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
+)]
 pub struct ConvexPolygon {
     vertices: [Vec2; MAX_POLYGON_VERTICES],
     normals: [Vec2; MAX_POLYGON_VERTICES],
