@@ -36,6 +36,8 @@ pub mod constants;
 pub mod dynamics;
 pub mod math;
 pub mod query;
+#[cfg(feature = "serde")]
+pub mod scene;
 pub mod scenes;
 pub mod shape;
 pub mod world;

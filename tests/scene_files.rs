@@ -1,0 +1,232 @@
+//! Scene files: every shipped scene loads and builds, the demo round-trips, and each kind of bad
+//! input gives an error that names the body, the field and the reason (with line and column where
+//! the text is at fault), building nothing.
+#![cfg(feature = "serde")]
+
+use sweep2d::scene::{SceneError, SceneFile};
+use sweep2d::{Shape, Vec2};
+
+fn error_of(text: &str) -> SceneError {
+    match SceneFile::load(text) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e,
+    }
+}
+
+const GOOD: &str = r#"{
+  "gravity": [0, -9.81], "dt": 0.02, "steps": 10,
+  "bodies": [
+    {"name": "ground", "kind": "static", "position": [0, -0.5],
+     "shape": {"type": "rectangle", "half_extents": [10, 0.5]}},
+    {"name": "ball", "kind": "dynamic", "position": [0, 3], "velocity": [2, 0],
+     "restitution": 0.5, "shape": {"type": "circle", "radius": 0.25}}
+  ]
+}"#;
+
+#[test]
+fn a_scene_builds_with_its_values_and_defaults() {
+    let scene = SceneFile::load(GOOD).unwrap();
+    assert_eq!(scene.steps, 10);
+    assert_eq!(scene.world.config().dt, 0.02);
+    assert_eq!(scene.bodies.len(), 2);
+    assert_eq!(scene.bodies[1].1, "ball");
+    let ball = scene.world.body(scene.bodies[1].0).unwrap();
+    assert_eq!(ball.transform().translation, Vec2::new(0.0, 3.0));
+    assert_eq!(ball.linear_velocity(), Vec2::new(2.0, 0.0));
+    assert_eq!(ball.restitution(), 0.5);
+    assert_eq!(ball.friction(), 0.6, "default friction");
+    assert_eq!(ball.density(), 1.0, "default density");
+    assert_eq!(ball.shape(), &Shape::circle(0.25).unwrap());
+}
+
+#[test]
+fn every_shipped_scene_loads_and_the_demo_round_trips() {
+    let mut count = 0;
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/scenes")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let file = SceneFile::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let built = file
+                .build()
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(built.world.body_count(), file.bodies.len());
+            // Writing and reading back gives the same scene.
+            assert_eq!(SceneFile::from_json(&file.to_json()).unwrap(), file);
+            count += 1;
+        }
+    }
+    assert!(count >= 5, "{count} scenes shipped");
+    let demo = sweep2d::scene::demo();
+    assert_eq!(SceneFile::from_json(&demo.to_json()).unwrap(), demo);
+    demo.build().unwrap();
+}
+
+#[test]
+fn every_shape_kind_round_trips() {
+    let shapes = [
+        Shape::circle(0.5).unwrap(),
+        Shape::circle(0.5).unwrap().translated(Vec2::new(1.0, -2.0)),
+        Shape::rectangle(1.0, 0.25).unwrap(),
+        Shape::rounded_polygon(
+            &[
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(0.0, 1.0),
+            ],
+            0.1,
+        )
+        .unwrap(),
+        Shape::capsule(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.5), 0.2).unwrap(),
+        Shape::concave(&[
+            Vec2::new(0.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(2.0, 0.5),
+            Vec2::new(0.5, 0.5),
+            Vec2::new(0.5, 2.0),
+            Vec2::new(0.0, 2.0),
+        ])
+        .unwrap(),
+    ];
+    for shape in shapes {
+        let json = serde_json::to_string(&shape).unwrap();
+        let back: Shape = serde_json::from_str(&json).unwrap();
+        let again = serde_json::to_string(&back).unwrap();
+        assert_eq!(json, again, "stable form");
+        assert_eq!(back.kind_name(), shape.kind_name());
+        assert!((back.bounding_radius() - shape.bounding_radius()).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn syntax_errors_give_line_and_column() {
+    let e = error_of("{\n  \"bodies\": [\n    {\"kind\": \"static\",, }\n  ]\n}");
+    match e {
+        SceneError::Syntax { line, column, .. } => {
+            assert_eq!(line, 3);
+            assert!(column > 10, "column {column}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(error_of(""), SceneError::Syntax { .. }));
+    assert!(matches!(
+        error_of("{\"bodies\": []} trailing"),
+        SceneError::Syntax { .. }
+    ));
+}
+
+#[test]
+fn unknown_fields_are_refused_and_named() {
+    let e = error_of(&GOOD.replace("\"steps\": 10", "\"stepz\": 10"));
+    let msg = e.to_string();
+    assert!(matches!(e, SceneError::Field { .. }), "{e:?}");
+    assert!(msg.contains("stepz"), "{msg}");
+
+    let e = error_of(&GOOD.replace("\"restitution\": 0.5", "\"bounciness\": 0.5"));
+    match &e {
+        SceneError::Body {
+            index,
+            name,
+            reason,
+            location,
+            ..
+        } => {
+            assert_eq!(*index, 1);
+            assert_eq!(name.as_deref(), Some("ball"));
+            assert!(reason.contains("bounciness"), "{reason}");
+            assert!(location.is_some());
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(e.to_string().starts_with("body 1 (\"ball\")"), "{e}");
+}
+
+#[test]
+fn missing_fields_and_wrong_types_name_the_body_and_field() {
+    let e = error_of(&GOOD.replace("\"kind\": \"dynamic\", ", ""));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, reason, .. } if reason.contains("missing field `kind`")),
+        "{e:?}"
+    );
+    let e = error_of(&GOOD.replace("\"velocity\": [2, 0]", "\"velocity\": \"fast\""));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, .. } if field == "velocity"),
+        "{e:?}"
+    );
+    let e = error_of(&GOOD.replace("\"kind\": \"dynamic\"", "\"kind\": \"floating\""));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, reason, .. } if field == "kind" && reason.contains("floating")),
+        "{e:?}"
+    );
+    let e = error_of(&GOOD.replace("\"dt\": 0.02", "\"dt\": \"small\""));
+    assert!(
+        matches!(&e, SceneError::Field { field, .. } if field == "dt"),
+        "{e:?}"
+    );
+    let e = error_of(&GOOD.replace("[0, 3]", "[0, 3, 4]"));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, location: Some(_), .. } if field == "position"),
+        "{e:?}"
+    );
+    let e = error_of("{\"dt\": 0.01}");
+    assert!(e.to_string().contains("bodies"), "{e}");
+}
+
+#[test]
+fn invalid_shapes_are_refused_with_the_reason() {
+    let cases = [
+        ("\"radius\": 0.25", "\"radius\": -0.25", "positive"),
+        (
+            "{\"type\": \"circle\", \"radius\": 0.25}",
+            "{\"type\": \"polygon\", \"points\": [[0,0],[2,0],[1,0.2],[2,2],[0,2]]}",
+            "convex",
+        ),
+        (
+            "{\"type\": \"circle\", \"radius\": 0.25}",
+            "{\"type\": \"hexagon\", \"radius\": 0.25}",
+            "hexagon",
+        ),
+        (
+            "{\"type\": \"circle\", \"radius\": 0.25}",
+            "{\"type\": \"capsule\", \"a\": [0,0], \"b\": [0,0], \"radius\": 0.1}",
+            "zero length",
+        ),
+    ];
+    for (from, to, expect) in cases {
+        let e = error_of(&GOOD.replace(from, to));
+        match &e {
+            SceneError::Body {
+                index,
+                field,
+                reason,
+                ..
+            } => {
+                assert_eq!(*index, 1, "{e}");
+                assert!(field.starts_with("shape"), "{e}");
+                assert!(reason.contains(expect), "{e}");
+            }
+            other => panic!("{to}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn values_the_world_refuses_name_the_field_and_nothing_is_built() {
+    let e = error_of(&GOOD.replace("\"restitution\": 0.5", "\"density\": -2"));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, .. } if field == "density"),
+        "{e:?}"
+    );
+    let e = error_of(&GOOD.replace("\"restitution\": 0.5", "\"friction\": -1"));
+    assert!(
+        matches!(&e, SceneError::Body { field, .. } if field == "friction"),
+        "{e:?}"
+    );
+    let e = error_of(&GOOD.replace("\"dt\": 0.02", "\"dt\": 0"));
+    assert!(
+        matches!(&e, SceneError::Field { field, .. } if field == "dt"),
+        "{e:?}"
+    );
+    // A number too large for f64 is a syntax-level error with its position, not an infinity.
+    let e = error_of(&GOOD.replace("\"restitution\": 0.5", "\"restitution\": 1e999"));
+    assert!(e.to_string().contains("line"), "{e}");
+}
