@@ -36,6 +36,7 @@ pub mod constants;
 pub mod dynamics;
 pub mod math;
 pub mod query;
+pub mod record;
 #[cfg(feature = "serde")]
 pub mod scene;
 pub mod scenes;
