@@ -432,3 +432,41 @@ fn queries_find_bodies() {
     let found = w.query_aabb(&Aabb::new(Vec2::new(2.0, 1.0), Vec2::new(2.6, 1.6)));
     assert_eq!(found, vec![b]);
 }
+
+#[test]
+fn deepest_overlap_matches_the_exact_query() {
+    let mut w = World::new(WorldConfig {
+        gravity: Vec2::ZERO,
+        ..Default::default()
+    });
+    ground(&mut w);
+    let sunk = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            transform: Transform::new(Vec2::new(0.0, 0.2), 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let free = w
+        .add_body(BodyDef {
+            shape: Shape::circle(0.5).unwrap(),
+            transform: Transform::new(Vec2::new(5.0, 3.0), 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.step();
+    let (depth, a, b) = w
+        .deepest_overlap()
+        .expect("the box is sunk into the ground");
+    assert!(a == sunk || b == sunk);
+    assert!(a != free && b != free);
+    let body = w.body(sunk).unwrap();
+    // Ground top at y = 0: the depth is how far the lowest corner is below it.
+    let x = body.transform();
+    let exact = -[(-0.5, -0.5), (0.5, -0.5), (0.5, 0.5), (-0.5, 0.5)]
+        .iter()
+        .map(|&(cx, cy)| x.transform_point(Vec2::new(cx, cy)).y)
+        .fold(f64::INFINITY, f64::min);
+    assert!((depth - exact).abs() < 1e-9, "{depth} vs {exact}");
+    assert!(depth > 0.2, "recovery is gradual: {depth}");
+}

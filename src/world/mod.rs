@@ -618,6 +618,29 @@ impl World {
             .sum()
     }
 
+    /// The deepest overlap between any two bodies at their current poses (metres, ≥ 0) and the
+    /// pair, or `None` when nothing overlaps. Exact shape queries over the pairs the broad phase
+    /// tracks (every pair within the speculative distance), so it costs a contact query per pair:
+    /// for analysis, not for every frame of a game.
+    #[must_use]
+    pub fn deepest_overlap(&self) -> Option<(Real, BodyId, BodyId)> {
+        let mut deepest: Option<(Real, BodyId, BodyId)> = None;
+        for c in &self.contacts {
+            let (Some(a), Some(b)) = (
+                self.slots[c.a as usize].body.as_ref(),
+                self.slots[c.b as usize].body.as_ref(),
+            ) else {
+                continue;
+            };
+            if let Some(k) = crate::query::contact(&a.com_shape, &a.pose, &b.com_shape, &b.pose) {
+                if k.depth > 0.0 && deepest.is_none_or(|d| k.depth > d.0) {
+                    deepest = Some((k.depth, self.id_of(c.a), self.id_of(c.b)));
+                }
+            }
+        }
+        deepest
+    }
+
     /// Total kinetic energy of all bodies (J).
     #[must_use]
     pub fn kinetic_energy(&self) -> Real {
