@@ -35,6 +35,8 @@ pub mod broadphase;
 pub mod constants;
 pub mod dynamics;
 pub mod math;
+#[cfg(feature = "plot")]
+pub mod plot;
 pub mod query;
 pub mod record;
 #[cfg(feature = "serde")]

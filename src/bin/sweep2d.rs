@@ -1,1 +1,293 @@
-fn main() {}
+//! The `sweep2d` command (feature `cli`): runs a scene file or the built-in demo, writes the
+//! trajectory, the events, a summary and a plot, and checks scene files.
+//!
+//! Exit codes: 0 success, 2 bad input (the message says what and where), 1 internal error.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use sweep2d::plot::{plot_run, PlotBody, PlotFormat};
+use sweep2d::record::{EventKind, Recorder, RecorderConfig};
+use sweep2d::scene::{self, SceneFile};
+use sweep2d::BodyKind;
+
+#[derive(Parser)]
+#[command(
+    name = "sweep2d",
+    version,
+    about = "2D rigid bodies with continuous collision: run scenes, record trajectories, plot them"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run the built-in demo scene (no files needed) and write its outputs to ./sweep2d-demo/.
+    Demo {
+        /// Output directory.
+        #[arg(long, default_value = "sweep2d-demo")]
+        out: PathBuf,
+        /// Plot format, or none.
+        #[arg(long, value_enum, default_value_t = PlotChoice::Png)]
+        plot: PlotChoice,
+    },
+    /// Run a scene file and write trajectory.csv, events.csv, summary.json and a plot.
+    Run {
+        /// The scene file (JSON; see docs/scenes.md).
+        scene: PathBuf,
+        /// Steps to simulate (default: the scene's `steps`).
+        #[arg(long)]
+        steps: Option<u64>,
+        /// Output directory (default: the scene file's name without extension, in the current
+        /// directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Plot format, or none.
+        #[arg(long, value_enum, default_value_t = PlotChoice::Png)]
+        plot: PlotChoice,
+        /// Record the poses of every K-th step (events are always recorded).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+        record_every: u64,
+    },
+    /// Validate a scene file and say what is wrong with it.
+    Check {
+        /// The scene file (JSON).
+        scene: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum PlotChoice {
+    Png,
+    Svg,
+    Gif,
+    None,
+}
+
+/// A failure, and whose fault it is.
+enum Failure {
+    /// Bad input: exit code 2.
+    Input(String),
+    /// Everything else: exit code 1.
+    Internal(String),
+}
+
+fn main() -> ExitCode {
+    // A bug must not show a backtrace to a user as if their input were at fault.
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("sweep2d: internal error: {info}");
+        eprintln!("this is a bug in sweep2d; please report it with the command and scene used");
+    }));
+    let cli = Cli::parse(); // usage errors exit with code 2, as clap does
+    let result = std::panic::catch_unwind(|| match cli.command {
+        Command::Demo { out, plot } => {
+            let file = scene::demo();
+            write_file(&out, "scene.json", file.to_json().as_bytes())?;
+            let title = "sweep2d demo: a 45 m/s bullet in a room with 1 cm walls";
+            run(&file, title, None, &out, plot, 1)
+        }
+        Command::Run {
+            scene,
+            steps,
+            out,
+            plot,
+            record_every,
+        } => {
+            let file = SceneFile::read(&scene)
+                .map_err(|e| Failure::Input(format!("{}: {e}", scene.display())))?;
+            let out = out.unwrap_or_else(|| {
+                PathBuf::from(scene.file_stem().unwrap_or_else(|| "sweep2d-run".as_ref()))
+            });
+            let title = scene.display().to_string();
+            run(&file, &title, steps, &out, plot, record_every)
+        }
+        Command::Check { scene } => check(&scene),
+    });
+    match result {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(Failure::Input(m))) => {
+            eprintln!("sweep2d: {m}");
+            ExitCode::from(2)
+        }
+        Ok(Err(Failure::Internal(m))) => {
+            eprintln!("sweep2d: {m}");
+            ExitCode::from(1)
+        }
+        Err(_) => ExitCode::from(1),
+    }
+}
+
+fn check(path: &Path) -> Result<(), Failure> {
+    let file =
+        SceneFile::read(path).map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    let built = file
+        .build()
+        .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?;
+    let dynamic = built
+        .world
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .count();
+    println!(
+        "{}: ok: {} bodies ({} dynamic), dt {} s, {} steps ({:.3} s simulated)",
+        path.display(),
+        built.bodies.len(),
+        dynamic,
+        file.dt,
+        file.steps,
+        file.steps as f64 * file.dt
+    );
+    Ok(())
+}
+
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Failure::Input(format!(
+            "cannot create the output directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let path = dir.join(name);
+    std::fs::write(&path, bytes)
+        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
+}
+
+fn create(dir: &Path, name: &str) -> Result<BufWriter<File>, Failure> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Failure::Input(format!(
+            "cannot create the output directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let path = dir.join(name);
+    File::create(&path)
+        .map(BufWriter::new)
+        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
+}
+
+fn run(
+    file: &SceneFile,
+    title: &str,
+    steps: Option<u64>,
+    out: &Path,
+    plot: PlotChoice,
+    record_every: u64,
+) -> Result<(), Failure> {
+    let mut scene = file
+        .build()
+        .map_err(|e| Failure::Input(format!("{title}: {e}")))?;
+    let steps = steps.unwrap_or(scene.steps);
+    let world = &mut scene.world;
+    let mut recorder = Recorder::new(RecorderConfig {
+        every: record_every,
+        keep_last: None,
+    });
+    recorder.record_initial(world);
+    let energy_start = world.kinetic_energy();
+    // The bar appears only for runs longer than a second, and only on a terminal.
+    let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} steps, {elapsed} elapsed, {eta} left")
+            .expect("a valid template"),
+    );
+    let clock = Instant::now();
+    let mut shown = false;
+    let mut deepest: Option<(f64, String, String, u64)> = None;
+    for _ in 0..steps {
+        world.step();
+        recorder.record(world);
+        if let Some((depth, a, b)) = world.deepest_overlap() {
+            if deepest.as_ref().is_none_or(|d| depth > d.0) {
+                let name = |id| {
+                    world
+                        .body(id)
+                        .and_then(|b| b.name())
+                        .unwrap_or("?")
+                        .to_string()
+                };
+                deepest = Some((depth, name(a), name(b), world.step_count()));
+            }
+        }
+        if !shown && clock.elapsed() > Duration::from_secs(1) {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+            shown = true;
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let wall = clock.elapsed().as_secs_f64();
+    let recording = recorder.recording();
+
+    let mut traj = create(out, "trajectory.csv")?;
+    recording
+        .write_trajectory_csv(&mut traj)
+        .map_err(|e| Failure::Internal(format!("writing trajectory.csv: {e}")))?;
+    let mut events = create(out, "events.csv")?;
+    recording
+        .write_events_csv(&mut events)
+        .map_err(|e| Failure::Internal(format!("writing events.csv: {e}")))?;
+    let count = |k: EventKind| recording.events.iter().filter(|e| e.kind == k).count();
+    let summary = serde_json::json!({
+        "scene": title,
+        "steps": steps,
+        "dt": world.config().dt,
+        "simulated_time": world.time(),
+        "bodies": scene.bodies.len(),
+        "impacts": count(EventKind::Impact),
+        "contacts_begun": count(EventKind::ContactBegin),
+        "held": count(EventKind::Held),
+        "deepest_overlap": deepest.as_ref().map(|(depth, a, b, step)| serde_json::json!({
+            "depth": depth, "body_a": a, "body_b": b, "step": step
+        })),
+        "kinetic_energy_start": energy_start,
+        "kinetic_energy_end": world.kinetic_energy(),
+        "wall_time": wall,
+        "recorded_every": record_every,
+    });
+    write_file(
+        out,
+        "summary.json",
+        serde_json::to_string_pretty(&summary)
+            .expect("a summary serializes")
+            .as_bytes(),
+    )?;
+    let mut written = vec!["trajectory.csv", "events.csv", "summary.json"];
+    let format = match plot {
+        PlotChoice::Png => Some(PlotFormat::Png),
+        PlotChoice::Svg => Some(PlotFormat::Svg),
+        PlotChoice::Gif => Some(PlotFormat::Gif),
+        PlotChoice::None => None,
+    };
+    let plot_name;
+    if let Some(format) = format {
+        let bodies: Vec<PlotBody> = scene
+            .bodies
+            .iter()
+            .filter_map(|(id, name)| {
+                world.body(*id).map(|b| PlotBody {
+                    name: name.clone(),
+                    shape: b.shape().clone(),
+                    is_static: b.kind() == BodyKind::Static,
+                })
+            })
+            .collect();
+        plot_name = format!("trajectory.{}", format.extension());
+        plot_run(&recording, &bodies, title, &out.join(&plot_name), format)
+            .map_err(|e| Failure::Internal(format!("{plot_name}: {e}")))?;
+        written.push(&plot_name);
+    }
+    println!(
+        "{title}: {steps} steps ({:.3} s simulated) in {wall:.2} s; {} impacts; wrote {} in {}",
+        world.time(),
+        count(EventKind::Impact),
+        written.join(", "),
+        out.display()
+    );
+    Ok(())
+}

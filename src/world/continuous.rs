@@ -31,7 +31,7 @@ use crate::query::{
 };
 use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 /// A body's motion for the rest of the step.
 #[derive(Clone, Copy, Debug)]
@@ -101,7 +101,18 @@ struct Pass {
     impacts: usize,
     /// Events processed; past `RESWEEP_FACTOR × max_impacts_per_step` nothing is re-swept any more.
     events: usize,
+    /// Impulses applied per pair this step (see `MAX_IMPACTS_PER_PAIR`).
+    pair_impacts: HashMap<(u32, u32), u32>,
 }
+
+/// Impacts a pair with a static or kinematic body may have in one step. A dynamic body squeezed
+/// between two immovable ones (a box between a kinematic blade and the floor) meets them again and
+/// again at the same time, which pairwise impulses cannot settle (measured: 2.8 million impacts in
+/// 300 steps of the spinning-blade scene, 3.9 s); past this count the pair is left to the solver
+/// and to the final check for the rest of the step. Pairs of two dynamic bodies are not capped: a
+/// fast pair sliding along each other needs many small impacts (capping them at 64 held bodies in
+/// 5.0% of random collisions instead of 3.0%).
+const MAX_IMPACTS_PER_PAIR: u32 = 32;
 
 /// Events (impacts, clamps, budget continuations) one pass may process per allowed impact before
 /// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
@@ -164,6 +175,7 @@ impl World {
             seq: 0,
             impacts: 0,
             events: 0,
+            pair_impacts: HashMap::new(),
         };
         // Fast bodies' boxes must hold their whole motion before anyone queries.
         for &f in &fast {
@@ -185,6 +197,12 @@ impl World {
                 continue;
             }
             pass.events += 1;
+            if pass.events > RESWEEP_FACTOR * self.config.max_impacts_per_step {
+                // The backstop: a kinematic body driving into bodies that are already held
+                // would otherwise meet them again at the same time forever. What is left is the
+                // final check's (it holds whatever would still overlap).
+                break;
+            }
             self.resolve(&mut pass, &event);
         }
         self.verify(&mut pass, &fast);
@@ -427,6 +445,10 @@ impl World {
     /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
     /// the step (a resting contact is the solver's).
     fn schedule(&self, pass: &mut Pass, a: u32, b: u32, t: Real) {
+        let key = (a.min(b), a.max(b));
+        if pass.pair_impacts.get(&key).copied().unwrap_or(0) >= MAX_IMPACTS_PER_PAIR {
+            return; // a sustained contact against an immovable body: see MAX_IMPACTS_PER_PAIR
+        }
         let (sa, sb) = (
             pass.segs[a as usize].expect("live"),
             pass.segs[b as usize].expect("live"),
@@ -543,6 +565,16 @@ impl World {
             // Past the budget the bodies stop at the safe time and are not re-swept.
         } else {
             pass.impacts += 1;
+            let immovable = |i: u32| {
+                !self.slots[i as usize]
+                    .body
+                    .as_ref()
+                    .expect("live")
+                    .is_dynamic()
+            };
+            if immovable(a) || immovable(b) {
+                *pass.pair_impacts.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+            }
             // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would
             // undo its excess depth over one step (as the solver's soft contact does, and no
             // faster than its push limit): a body spinning or sliding fast along another turns

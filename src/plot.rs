@@ -1,0 +1,615 @@
+//! Plots of a recorded run (feature `plot`, with plotters): a trajectory map in world metres (each
+//! moving body's path, its shape at the start, at the end and at each impact, impact points marked
+//! and labelled with their time, static bodies filled grey) above time series of speed (m/s) and
+//! kinetic energy (J); PNG or SVG, and an animated GIF of the run.
+//!
+//! Method: bounds come from the moving bodies' paths and shapes (static bodies are clipped to
+//! them, so a 200 m ground does not squash the interesting part), widened so one metre is as long
+//! on both axes. Shapes are drawn as outlines sampled from their exact geometry (rounded corners
+//! and discs as polylines). Text needs a TrueType font: the first of `SWEEP2D_FONT`, the usual
+//! system locations, or any `.ttf` under `/usr/share/fonts`.
+
+use crate::math::{Aabb, Real, Transform};
+use crate::record::{EventKind, Recording};
+use crate::shape::Shape;
+use crate::Vec2;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::fmt;
+use std::path::Path;
+
+/// Output format of a plot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlotFormat {
+    /// A PNG image.
+    Png,
+    /// An SVG drawing.
+    Svg,
+    /// An animated GIF of the bodies moving (one frame per recorded frame, at most
+    /// [`MAX_GIF_FRAMES`]).
+    Gif,
+}
+
+impl PlotFormat {
+    /// The file extension (`"png"`, `"svg"`, `"gif"`).
+    #[must_use]
+    pub fn extension(self) -> &'static str {
+        match self {
+            PlotFormat::Png => "png",
+            PlotFormat::Svg => "svg",
+            PlotFormat::Gif => "gif",
+        }
+    }
+}
+
+/// Most frames an animated GIF holds; longer recordings are subsampled.
+pub const MAX_GIF_FRAMES: usize = 240;
+
+/// Most moving bodies named in the legend; the rest are drawn in grey.
+pub const MAX_LEGEND_BODIES: usize = 12;
+
+/// Most impacts marked on the map (the legend gives the total).
+pub const MAX_IMPACT_MARKS: usize = 500;
+
+/// Most impacts labelled with their time (all are marked; a label that would overlap an earlier
+/// one is left out).
+pub const MAX_IMPACT_LABELS: usize = 12;
+
+/// Why a plot could not be drawn.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PlotError {
+    /// No TrueType font was found for the text.
+    NoFont,
+    /// The recording has no frames.
+    Empty,
+    /// Drawing or writing the file failed.
+    Draw(String),
+}
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlotError::NoFont => write!(
+                f,
+                "no TrueType font found for the plot's text: install one (Debian: apt-get install \
+                 fonts-dejavu-core) or set SWEEP2D_FONT=/path/to/font.ttf"
+            ),
+            PlotError::Empty => write!(f, "the recording has no frames to plot"),
+            PlotError::Draw(m) => write!(f, "drawing the plot failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for PlotError {}
+
+fn draw_err<E: fmt::Debug>(e: E) -> PlotError {
+    PlotError::Draw(format!("{e:?}"))
+}
+
+/// A body to draw: its name, shape (body frame) and whether it moves.
+#[derive(Clone, Debug)]
+pub struct PlotBody {
+    /// The name it has in the recording.
+    pub name: String,
+    /// Its shape, in the body frame.
+    pub shape: Shape,
+    /// Static bodies are filled grey and have no path.
+    pub is_static: bool,
+}
+
+/// Registers a font with plotters once; `Err` if none can be found.
+fn ensure_font() -> Result<(), PlotError> {
+    use std::sync::OnceLock;
+    static FONT: OnceLock<bool> = OnceLock::new();
+    let ok = *FONT.get_or_init(|| {
+        let Some(bytes) = find_font() else {
+            return false;
+        };
+        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+        let mut ok = true;
+        for family in ["sans-serif", "serif", "monospace"] {
+            for style in [FontStyle::Normal, FontStyle::Bold] {
+                ok &= plotters::style::register_font(family, style, bytes).is_ok();
+            }
+        }
+        ok
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(PlotError::NoFont)
+    }
+}
+
+fn find_font() -> Option<Vec<u8>> {
+    if let Ok(path) = std::env::var("SWEEP2D_FONT") {
+        return std::fs::read(path).ok();
+    }
+    const KNOWN: [&str; 6] = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+        "/Library/Fonts/Arial.ttf",
+        "C:\\Windows\\Fonts\\arial.ttf",
+    ];
+    for p in KNOWN {
+        if let Ok(b) = std::fs::read(p) {
+            return Some(b);
+        }
+    }
+    fn walk(dir: &Path, depth: usize) -> Option<Vec<u8>> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir).ok()?.flatten().collect();
+        entries.sort_by_key(|e| e.path());
+        for e in &entries {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x.eq_ignore_ascii_case("ttf")) {
+                if let Ok(b) = std::fs::read(&p) {
+                    return Some(b);
+                }
+            }
+        }
+        if depth == 0 {
+            return None;
+        }
+        entries
+            .iter()
+            .filter(|e| e.path().is_dir())
+            .find_map(|e| walk(&e.path(), depth - 1))
+    }
+    walk(Path::new("/usr/share/fonts"), 4)
+}
+
+/// Outlines of `shape` placed at `xf` (world metres): one closed polyline per convex piece.
+#[must_use]
+pub fn outline(shape: &Shape, xf: &Transform) -> Vec<Vec<Vec2>> {
+    const ARC: usize = 10;
+    let rounded = |core: &[Vec2], radius: Real| -> Vec<Vec2> {
+        if radius == 0.0 {
+            return core.iter().map(|p| xf.transform_point(*p)).collect();
+        }
+        if core.len() == 1 {
+            return (0..4 * ARC)
+                .map(|k| {
+                    let a = k as Real * std::f64::consts::TAU / (4 * ARC) as Real;
+                    xf.transform_point(core[0] + radius * Vec2::from_angle(a))
+                })
+                .collect();
+        }
+        // Each vertex gets the arc between its two edges' outward normals (CCW core).
+        let n = core.len();
+        let mut out = Vec::new();
+        for i in 0..n {
+            let (prev, cur, next) = (core[(i + n - 1) % n], core[i], core[(i + 1) % n]);
+            let outward = |d: Vec2| Vec2::new(d.y, -d.x).normalize_or_zero();
+            let a0 = outward(cur - prev).to_angle();
+            let mut a1 = outward(next - cur).to_angle();
+            if n == 2 {
+                // A segment: half a turn around each end.
+                a1 = a0 + std::f64::consts::PI;
+            }
+            while a1 < a0 {
+                a1 += std::f64::consts::TAU;
+            }
+            for k in 0..=ARC {
+                let a = a0 + (a1 - a0) * k as Real / ARC as Real;
+                out.push(xf.transform_point(cur + radius * Vec2::from_angle(a)));
+            }
+        }
+        out
+    };
+    match shape {
+        Shape::Circle(c) => vec![rounded(&[c.center()], c.radius())],
+        Shape::Capsule(c) => {
+            // Ordered so the segment's "outward" side turns correctly at both ends.
+            let (a, b) = (c.a(), c.b());
+            let d = (b - a).normalize_or_zero();
+            let side = Vec2::new(d.y, -d.x) * c.radius();
+            let mut pts = Vec::new();
+            for (end, from) in [(b, side), (a, -side)] {
+                for k in 0..=ARC {
+                    let ang = from.to_angle() + std::f64::consts::PI * k as Real / ARC as Real;
+                    pts.push(xf.transform_point(end + c.radius() * Vec2::from_angle(ang)));
+                }
+            }
+            vec![pts]
+        }
+        Shape::Polygon(p) => vec![rounded(p.vertices(), p.radius())],
+        Shape::Compound(c) => c
+            .pieces()
+            .iter()
+            .flat_map(|piece| outline(&piece.shape, &(*xf * piece.transform)))
+            .collect(),
+    }
+}
+
+const PALETTE: [RGBColor; 12] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(23, 190, 207),
+    RGBColor(188, 189, 34),
+    RGBColor(127, 127, 127),
+    RGBColor(0, 0, 128),
+    RGBColor(128, 0, 0),
+];
+const GREY: RGBColor = RGBColor(170, 170, 170);
+
+fn colour(k: usize) -> RGBColor {
+    if k < MAX_LEGEND_BODIES {
+        PALETTE[k % PALETTE.len()]
+    } else {
+        GREY
+    }
+}
+
+/// Pose of body `name` in the recorded frame nearest to `time`.
+fn pose_near(rec: &Recording, name: &str, time: Real) -> Option<Transform> {
+    let frame = rec
+        .frames
+        .iter()
+        .min_by(|a, b| (a.time - time).abs().total_cmp(&(b.time - time).abs()))?;
+    let s = frame.bodies.iter().find(|b| b.body == name)?;
+    Some(Transform::new(Vec2::new(s.x, s.y), s.angle))
+}
+
+/// The region worth showing: moving bodies' paths and shapes, widened to the image's aspect.
+fn bounds(rec: &Recording, bodies: &[PlotBody], aspect: Real) -> Aabb {
+    let grow = |b: &mut Option<Aabb>, a: Aabb| *b = Some(b.map_or(a, |x| x.union(&a)));
+    let mut b: Option<Aabb> = None;
+    for body in bodies.iter().filter(|b| !b.is_static) {
+        for f in &rec.frames {
+            if let Some(s) = f.bodies.iter().find(|s| s.body == body.name) {
+                let x = Transform::new(Vec2::new(s.x, s.y), s.angle);
+                grow(&mut b, body.shape.aabb(&x));
+            }
+        }
+    }
+    if b.is_none() {
+        for body in bodies.iter().filter(|b| b.is_static) {
+            if let Some(x) = pose_near(rec, &body.name, 0.0) {
+                grow(&mut b, body.shape.aabb(&x));
+            }
+        }
+    }
+    let b = b.unwrap_or(Aabb::new(Vec2::splat(-1.0), Vec2::splat(1.0)));
+    let centre = 0.5 * (b.min + b.max);
+    let mut half = 0.5 * (b.max - b.min) * 1.08 + Vec2::splat(0.1);
+    if half.x / half.y < aspect {
+        half.x = half.y * aspect;
+    } else {
+        half.y = half.x / aspect;
+    }
+    Aabb::new(centre - half, centre + half)
+}
+
+/// Draws the trajectory map of `rec` (see the module notes) and the speed and energy series to
+/// `path` as PNG or SVG (for [`PlotFormat::Gif`], see [`animate`]).
+pub fn plot_run(
+    rec: &Recording,
+    bodies: &[PlotBody],
+    title: &str,
+    path: &Path,
+    format: PlotFormat,
+) -> Result<(), PlotError> {
+    if rec.frames.is_empty() {
+        return Err(PlotError::Empty);
+    }
+    ensure_font()?;
+    let size = (1600, 1200);
+    match format {
+        PlotFormat::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            draw_run(&root, rec, bodies, title)?;
+            root.present().map_err(draw_err)
+        }
+        PlotFormat::Svg => {
+            let root = SVGBackend::new(path, size).into_drawing_area();
+            draw_run(&root, rec, bodies, title)?;
+            root.present().map_err(draw_err)
+        }
+        PlotFormat::Gif => animate(rec, bodies, title, path),
+    }
+}
+
+fn draw_run<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    rec: &Recording,
+    bodies: &[PlotBody],
+    title: &str,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE).map_err(draw_err)?;
+    let (map, series) = root.split_vertically(800);
+    let moving: Vec<&PlotBody> = bodies.iter().filter(|b| !b.is_static).collect();
+
+    // --- Trajectory map -------------------------------------------------------------------
+    let (w, h) = map.dim_in_pixel();
+    let region = bounds(rec, bodies, (w as Real - 120.0) / (h as Real - 110.0));
+    let mut chart = ChartBuilder::on(&map)
+        .caption(title, ("sans-serif", 30))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(65)
+        .build_cartesian_2d(region.min.x..region.max.x, region.min.y..region.max.y)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("x (m)")
+        .y_desc("y (m)")
+        .label_style(("sans-serif", 18))
+        .axis_desc_style(("sans-serif", 20))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(draw_err)?;
+    let clip = |poly: Vec<Vec2>| -> Vec<(Real, Real)> {
+        poly.into_iter()
+            .map(|p| {
+                (
+                    p.x.clamp(region.min.x, region.max.x),
+                    p.y.clamp(region.min.y, region.max.y),
+                )
+            })
+            .collect()
+    };
+    for body in bodies.iter().filter(|b| b.is_static) {
+        if let Some(x) = pose_near(rec, &body.name, 0.0) {
+            for poly in outline(&body.shape, &x) {
+                chart
+                    .draw_series(std::iter::once(Polygon::new(
+                        clip(poly),
+                        GREY.mix(0.6).filled(),
+                    )))
+                    .map_err(draw_err)?;
+            }
+        }
+    }
+    let first = rec.frames.first().expect("non-empty").time;
+    let last = rec.frames.last().expect("non-empty").time;
+    for (k, body) in moving.iter().enumerate() {
+        let c = colour(k);
+        let path: Vec<(Real, Real)> = rec
+            .path_of(&body.name)
+            .into_iter()
+            .map(|(_, p)| (p.x, p.y))
+            .collect();
+        let series = chart
+            .draw_series(LineSeries::new(path, c.stroke_width(2)))
+            .map_err(draw_err)?;
+        if k < MAX_LEGEND_BODIES {
+            series.label(body.name.clone()).legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(3))
+            });
+        }
+        for (time, style) in [
+            (first, c.mix(0.45).stroke_width(1)),
+            (last, c.stroke_width(3)),
+        ] {
+            if let Some(x) = pose_near(rec, &body.name, time) {
+                for poly in outline(&body.shape, &x) {
+                    let mut closed = clip(poly);
+                    closed.push(closed[0]);
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(closed, style)))
+                        .map_err(draw_err)?;
+                }
+            }
+        }
+    }
+    // Impacts: the shapes of the bodies involved at that moment, a cross, and the time.
+    let impacts: Vec<_> = rec
+        .events
+        .iter()
+        .filter(|e| e.kind == EventKind::Impact)
+        .collect();
+    let (width, height) = (region.max.x - region.min.x, region.max.y - region.min.y);
+    let mut labels: Vec<(Real, Real)> = Vec::new();
+    for e in impacts.iter().take(MAX_IMPACT_MARKS) {
+        for name in [&e.body_a, &e.body_b] {
+            let Some(k) = moving.iter().position(|b| &b.name == name) else {
+                continue;
+            };
+            if let Some(x) = pose_near(rec, name, e.time) {
+                for poly in outline(&moving[k].shape, &x) {
+                    let mut closed = clip(poly);
+                    closed.push(closed[0]);
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            closed,
+                            colour(k).mix(0.6).stroke_width(1),
+                        )))
+                        .map_err(draw_err)?;
+                }
+            }
+        }
+        let p = (e.point[0], e.point[1]);
+        chart
+            .draw_series(std::iter::once(Cross::new(p, 7, RED.stroke_width(3))))
+            .map_err(draw_err)?;
+        // Label the first impacts, skipping any that would sit on an earlier label.
+        let crowded = labels.iter().any(|q: &(Real, Real)| {
+            (q.0 - p.0).abs() < 0.12 * width && (q.1 - p.1).abs() < 0.04 * height
+        });
+        if labels.len() < MAX_IMPACT_LABELS && !crowded {
+            labels.push(p);
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at(p)
+                        + Text::new(
+                            format!("t = {:.3} s", e.time),
+                            (9, -22),
+                            ("sans-serif", 17).into_font().color(&RED),
+                        ),
+                ))
+                .map_err(draw_err)?;
+        }
+    }
+    if !impacts.is_empty() {
+        chart
+            .draw_series(std::iter::empty::<Cross<(Real, Real), i32>>())
+            .map_err(draw_err)?
+            .label(if impacts.len() > MAX_IMPACT_MARKS {
+                format!(
+                    "impact ({}, first {MAX_IMPACT_MARKS} marked)",
+                    impacts.len()
+                )
+            } else {
+                format!("impact ({})", impacts.len())
+            })
+            .legend(|(x, y)| Cross::new((x + 12, y), 7, RED.stroke_width(3)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .draw()
+        .map_err(draw_err)?;
+
+    // --- Speed and energy --------------------------------------------------------------------
+    let (left, right) = series.split_horizontally(800);
+    let t_range = first..last.max(first + 1e-9);
+    let speeds: Vec<Vec<(Real, Real)>> = moving
+        .iter()
+        .map(|b| {
+            rec.frames
+                .iter()
+                .filter_map(|f| {
+                    f.bodies
+                        .iter()
+                        .find(|s| s.body == b.name)
+                        .map(|s| (f.time, s.vx.hypot(s.vy)))
+                })
+                .collect()
+        })
+        .collect();
+    let top = speeds
+        .iter()
+        .flatten()
+        .map(|p| p.1)
+        .fold(0.0, Real::max)
+        .max(1e-3)
+        * 1.05;
+    let mut chart = ChartBuilder::on(&left)
+        .caption("speed", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(65)
+        .build_cartesian_2d(t_range.clone(), 0.0..top)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("time (s)")
+        .y_desc("speed (m/s)")
+        .label_style(("sans-serif", 16))
+        .draw()
+        .map_err(draw_err)?;
+    for (k, s) in speeds.into_iter().enumerate() {
+        chart
+            .draw_series(LineSeries::new(s, colour(k).stroke_width(2)))
+            .map_err(draw_err)?;
+    }
+    let energy: Vec<(Real, Real)> = rec
+        .frames
+        .iter()
+        .map(|f| (f.time, f.bodies.iter().map(|b| b.kinetic_energy).sum()))
+        .collect();
+    let top = energy.iter().map(|p| p.1).fold(0.0, Real::max).max(1e-6) * 1.05;
+    let mut chart = ChartBuilder::on(&right)
+        .caption("kinetic energy, all bodies", ("sans-serif", 22))
+        .margin(15)
+        .x_label_area_size(40)
+        .y_label_area_size(75)
+        .build_cartesian_2d(t_range, 0.0..top)
+        .map_err(draw_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("time (s)")
+        .y_desc("energy (J)")
+        .label_style(("sans-serif", 16))
+        .draw()
+        .map_err(draw_err)?;
+    chart
+        .draw_series(LineSeries::new(energy, BLACK.stroke_width(2)))
+        .map_err(draw_err)?;
+    Ok(())
+}
+
+/// Writes an animated GIF of the run: the bodies at each recorded frame (subsampled to at most
+/// [`MAX_GIF_FRAMES`]), with the simulated time, played at real speed where the frame rate allows.
+pub fn animate(
+    rec: &Recording,
+    bodies: &[PlotBody],
+    title: &str,
+    path: &Path,
+) -> Result<(), PlotError> {
+    if rec.frames.is_empty() {
+        return Err(PlotError::Empty);
+    }
+    ensure_font()?;
+    let stride = rec.frames.len().div_ceil(MAX_GIF_FRAMES).max(1);
+    let frames: Vec<_> = rec.frames.iter().step_by(stride).collect();
+    let span = frames.last().expect("non-empty").time - frames[0].time;
+    let delay_ms = if frames.len() > 1 {
+        ((span / (frames.len() - 1) as Real) * 1000.0).clamp(20.0, 1000.0) as u32
+    } else {
+        100
+    };
+    let size = (900, 600);
+    let root = BitMapBackend::gif(path, size, delay_ms)
+        .map_err(draw_err)?
+        .into_drawing_area();
+    let region = bounds(rec, bodies, (900.0 - 80.0) / (600.0 - 90.0));
+    let moving: Vec<&PlotBody> = bodies.iter().filter(|b| !b.is_static).collect();
+    for f in frames {
+        root.fill(&WHITE).map_err(draw_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{title}   t = {:.3} s", f.time), ("sans-serif", 22))
+            .margin(10)
+            .x_label_area_size(35)
+            .y_label_area_size(45)
+            .build_cartesian_2d(region.min.x..region.max.x, region.min.y..region.max.y)
+            .map_err(draw_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("x (m)")
+            .y_desc("y (m)")
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(draw_err)?;
+        for s in &f.bodies {
+            let Some(body) = bodies.iter().find(|b| b.name == s.body) else {
+                continue;
+            };
+            let x = Transform::new(Vec2::new(s.x, s.y), s.angle);
+            let style = match moving.iter().position(|b| b.name == s.body) {
+                Some(k) => colour(k).filled(),
+                None => GREY.mix(0.6).filled(),
+            };
+            for poly in outline(&body.shape, &x) {
+                let pts: Vec<(Real, Real)> = poly
+                    .into_iter()
+                    .map(|p| {
+                        (
+                            p.x.clamp(region.min.x, region.max.x),
+                            p.y.clamp(region.min.y, region.max.y),
+                        )
+                    })
+                    .collect();
+                chart
+                    .draw_series(std::iter::once(Polygon::new(pts, style)))
+                    .map_err(draw_err)?;
+            }
+        }
+        root.present().map_err(draw_err)?;
+    }
+    Ok(())
+}
