@@ -1,0 +1,227 @@
+//! The `sweep2d` command end to end: the demo's outputs, `run` on every shipped scene, `check`,
+//! and exit code 2 with a message naming the problem for every kind of bad input.
+#![cfg(feature = "cli")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sweep2d"))
+}
+
+/// A fresh empty directory under the system's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sweep2d-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\nstdout: {}\nstderr: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn demo_writes_every_output_with_no_files_needed() {
+    let cwd = scratch("demo");
+    let o = bin().arg("demo").current_dir(&cwd).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = cwd.join("sweep2d-demo");
+    for f in [
+        "trajectory.csv",
+        "events.csv",
+        "summary.json",
+        "trajectory.png",
+        "scene.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f} missing: {}", text(&o));
+    }
+    let png = std::fs::read(out.join("trajectory.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    assert!(png.len() > 50_000, "a real picture, {} bytes", png.len());
+    let s = summary(&out);
+    assert_eq!(s["steps"], 180);
+    assert!(
+        s["impacts"].as_u64().unwrap() > 5,
+        "the bullet hits walls: {s}"
+    );
+    assert!(
+        s["deepest_overlap"]["depth"].as_f64().unwrap() < 0.01,
+        "{s}"
+    );
+    assert!(s["kinetic_energy_end"].as_f64() < s["kinetic_energy_start"].as_f64());
+    // The bullet never leaves the room through a 1 cm wall.
+    let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+    let mut rows = 0;
+    for line in csv.lines().skip(1).filter(|l| l.contains(",bullet,")) {
+        let f: Vec<f64> = line
+            .split(',')
+            .enumerate()
+            .filter(|(i, _)| *i != 2)
+            .map(|(_, v)| v.parse().unwrap())
+            .collect();
+        let (x, y) = (f[2], f[3]);
+        assert!(
+            x.abs() < 6.0 && y > 0.0 && y < 6.0,
+            "bullet outside the room: {line}"
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, 181);
+    // The scene it wrote runs again with `run`.
+    let o = bin()
+        .args(["run", "scene.json", "--plot", "none", "--out", "again"])
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+#[test]
+fn run_works_on_every_shipped_scene() {
+    let scenes = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
+    let cwd = scratch("run");
+    for entry in std::fs::read_dir(scenes).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let o = bin()
+            .arg("run")
+            .arg(&path)
+            .args(["--steps", "60", "--plot", "svg", "--record-every", "2"])
+            .current_dir(&cwd)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", text(&o));
+        let out = cwd.join(&name);
+        let s = summary(&out);
+        assert_eq!(s["steps"], 60, "{name}");
+        let csv = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+        assert!(csv.starts_with("step,time,body,x,y,angle,vx,vy,omega\n"));
+        let bodies = s["bodies"].as_u64().unwrap() as usize;
+        assert_eq!(
+            csv.lines().count(),
+            1 + 31 * bodies,
+            "{name}: frames 0, 2, ..., 60"
+        );
+        let events = std::fs::read_to_string(out.join("events.csv")).unwrap();
+        assert!(events.starts_with("step,time,kind,body_a,body_b,fraction,"));
+        assert!(std::fs::read_to_string(out.join("trajectory.svg"))
+            .unwrap()
+            .contains("<svg"));
+    }
+}
+
+#[test]
+fn check_accepts_good_scenes_and_names_what_is_wrong() {
+    let dir = scratch("check");
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/newtons_cradle.json");
+    let o = bin().arg("check").arg(&good).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ok: 5 bodies"));
+
+    let base = std::fs::read_to_string(&good).unwrap();
+    let cases = [
+        (
+            "unknown-field",
+            base.replacen("\"friction\"", "\"grip\"", 1),
+            "grip",
+        ),
+        (
+            "bad-shape",
+            base.replacen("\"radius\": 0.5", "\"radius\": -0.5", 1),
+            "radius must be positive",
+        ),
+        (
+            "bad-density",
+            base.replacen("\"friction\": 0.0", "\"friction\": 0.0, \"density\": 0", 1),
+            "density",
+        ),
+        ("syntax", base.replacen('}', "},,", 1), "line"),
+        (
+            "missing-kind",
+            base.replacen("\"kind\": \"dynamic\",", "", 1),
+            "missing field `kind`",
+        ),
+    ];
+    for (name, scene, expect) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, scene).unwrap();
+        for cmd in [vec!["check"], vec!["run", "--plot", "none"]] {
+            let o = bin()
+                .args(&cmd)
+                .arg(&path)
+                .current_dir(&dir)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{name} {cmd:?}: {}", text(&o));
+            assert!(err.contains(expect), "{name} {cmd:?}: {err}");
+            assert!(!err.contains("panicked"), "{err}");
+        }
+        if name != "syntax" {
+            let err =
+                String::from_utf8_lossy(&bin().arg("check").arg(&path).output().unwrap().stderr)
+                    .to_string();
+            assert!(err.contains("body 0 (\"disc 1\")"), "names the body: {err}");
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_and_missing_files_exit_with_2() {
+    let dir = scratch("args");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/newtons_cradle.json");
+    let cases: Vec<Vec<std::ffi::OsString>> = vec![
+        vec!["check".into(), dir.join("nope.json").into()],
+        vec!["run".into(), dir.join("nope.json").into()],
+        vec![
+            "run".into(),
+            scene.clone().into(),
+            "--record-every".into(),
+            "0".into(),
+        ],
+        vec![
+            "run".into(),
+            scene.clone().into(),
+            "--plot".into(),
+            "jpeg".into(),
+        ],
+        vec![
+            "run".into(),
+            scene.clone().into(),
+            "--steps".into(),
+            "-3".into(),
+        ],
+        vec!["fly".into()],
+        vec![],
+    ];
+    for args in cases {
+        let o = bin().args(&args).current_dir(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(!o.stderr.is_empty(), "{args:?}: says why");
+        assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+    }
+    // An output directory that cannot be created (a file is in the way) is bad input too.
+    std::fs::write(dir.join("taken"), b"x").unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&scene)
+        .args(["--plot", "none", "--out", "taken/sub"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("taken"));
+}
