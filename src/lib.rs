@@ -43,6 +43,8 @@ pub mod record;
 pub mod scene;
 pub mod scenes;
 pub mod shape;
+#[cfg(feature = "proptest")]
+pub mod testkit;
 pub mod world;
 
 #[cfg(feature = "nalgebra")]

@@ -1,5 +1,8 @@
 //! Property tests of the world: nothing tunnels, collisions conserve momentum and never add energy,
-//! and the broad-phase tree agrees with brute force.
+//! and the broad-phase tree agrees with brute force. The no-tunnelling tests use the public kit
+//! (`sweep2d::testkit`, feature `proptest`): its bullet shapes and its checkers, next to the
+//! scene-specific checks against an independent, SAT-free gap.
+#![cfg(feature = "proptest")]
 //!
 //! Case counts follow `PROPTEST_CASES` (CI uses proptest's default of 256 where a case is cheap;
 //! the world cases below set their own lower counts, as each runs a simulation). Long local run:
@@ -12,15 +15,12 @@ use proptest::prelude::*;
 use std::f64::consts::PI;
 use sweep2d::broadphase::{DynamicTree, ProxyId};
 use sweep2d::constants::LINEAR_SLOP;
+use sweep2d::testkit::{self, Snapshot};
 use sweep2d::{Aabb, BodyDef, BodyKind, Shape, Transform, Vec2, World, WorldConfig};
 
-/// A bullet: a small disc, a thin 1 m × 2 cm bar, or a spinning hexagon.
+/// A bullet from the kit: a small disc, a thin 1 m × 2 cm bar, or a small hexagon.
 fn bullet() -> impl Strategy<Value = Shape> {
-    prop_oneof![
-        (0.025..0.1f64).prop_map(|r| Shape::circle(r).unwrap()),
-        Just(Shape::rectangle(0.5, 0.01).unwrap()),
-        (0.1..0.3f64).prop_map(|r| Shape::regular_polygon(6, r).unwrap()),
-    ]
+    testkit::bullet_shape()
 }
 
 fn cases(n: u32) -> ProptestConfig {
@@ -61,7 +61,10 @@ proptest! {
             ..Default::default()
         }).unwrap();
         for step in 0..12 {
+            let before = Snapshot::of(&w);
             w.step();
+            testkit::assert_no_tunnelling(&before, &w)?;
+            testkit::assert_no_deep_overlap(&w, LINEAR_SLOP)?;
             let body = w.body(b).unwrap();
             let x = body.transform();
             prop_assert!(x.translation.x < 0.0, "step {}: bullet centre crossed the wall at {:?}", step, x.translation);
@@ -85,7 +88,10 @@ proptest! {
         let b = w.add_body(BodyDef { shape: sb.clone(), transform: Transform::new(Vec2::new(distance / 2.0, offset), 0.0), linear_velocity: Vec2::new(-vb, 0.0), ..Default::default() }).unwrap();
         let mut met = false;
         for step in 0..6 {
+            let before = Snapshot::of(&w);
             w.step();
+            testkit::assert_no_tunnelling(&before, &w)?;
+            testkit::assert_no_deep_overlap(&w, LINEAR_SLOP)?;
             met |= !w.events().impacts.is_empty();
             let (xa, xb) = (w.body(a).unwrap().transform(), w.body(b).unwrap().transform());
             let g = gap(&sa, &xa, &sb, &xb);

@@ -112,7 +112,7 @@ struct Pass {
 /// and to the final check for the rest of the step. Pairs of two dynamic bodies are not capped: a
 /// fast pair sliding along each other needs many small impacts (capping them at 64 held bodies in
 /// 5.0% of random collisions instead of 3.0%).
-const MAX_IMPACTS_PER_PAIR: u32 = 32;
+const MAX_IMPACTS_PER_PAIR: u32 = 128;
 
 /// Events (impacts, clamps, budget continuations) one pass may process per allowed impact before
 /// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
