@@ -257,6 +257,33 @@ impl World {
                 dst.tangent_impulse = src.tangent_impulse;
             }
         }
+        // A pair that was apart at the start of the step (within the speculative distance) but
+        // pushed on each other in the solver met during the step: report the contact as begun, so
+        // a collision the solver resolved is never silent.
+        for k in 0..self.contacts.len() {
+            let c = &self.contacts[k];
+            if c.touching {
+                continue;
+            }
+            let pushed = c
+                .manifolds
+                .iter()
+                .flat_map(|m| m.points[..m.count].iter().map(move |p| (m, p)))
+                .find(|(_, p)| p.normal_impulse > 0.0)
+                .map(|(m, p)| (m.normal, p.point));
+            if let Some((normal, point)) = pushed {
+                let (a, b) = (c.a, c.b);
+                self.contacts[k].touching = true;
+                self.events.contact_begin.push(ContactBegin {
+                    body_a: self.id_of(a),
+                    body_b: self.id_of(b),
+                    step: self.step_count,
+                    time: self.time,
+                    normal,
+                    point,
+                });
+            }
+        }
         let mut angles = std::mem::take(&mut self.scratch.angles);
         angles.clear();
         angles.resize(self.slots.len(), 0.0);
