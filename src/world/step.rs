@@ -125,12 +125,7 @@ impl World {
                 continue;
             }
             if self.contacts[k].touching {
-                self.events.contact_end.push(ContactEnd {
-                    body_a: self.id_of(a),
-                    body_b: self.id_of(b),
-                    step: self.step_count,
-                    time: self.time,
-                });
+                self.push_contact_end(a, b);
             }
             self.remove_contact(k);
         }
@@ -150,29 +145,34 @@ impl World {
                     .iter()
                     .find(|m| m.count > 0)
                     .expect("touching has points");
-                self.events.contact_begin.push(ContactBegin {
-                    body_a: BodyId {
-                        index: a,
-                        generation: self.slots[a as usize].generation,
-                    },
-                    body_b: BodyId {
-                        index: b,
-                        generation: self.slots[b as usize].generation,
-                    },
-                    step: self.step_count,
-                    time: self.time,
-                    normal: m.normal,
-                    point: m.points[0].point,
-                });
+                let (normal, point) = (m.normal, m.points[0].point);
+                self.push_contact_begin(a, b, normal, point);
             } else if was && !is {
-                self.events.contact_end.push(ContactEnd {
-                    body_a: self.id_of(a),
-                    body_b: self.id_of(b),
-                    step: self.step_count,
-                    time: self.time,
-                });
+                self.push_contact_end(a, b);
             }
         }
+    }
+
+    /// Records that bodies `a` and `b` (slots) began touching this step.
+    fn push_contact_begin(&mut self, a: u32, b: u32, normal: crate::Vec2, point: crate::Vec2) {
+        self.events.contact_begin.push(ContactBegin {
+            body_a: self.id_of(a),
+            body_b: self.id_of(b),
+            step: self.step_count,
+            time: self.time,
+            normal,
+            point,
+        });
+    }
+
+    /// Records that bodies `a` and `b` (slots) stopped touching this step.
+    fn push_contact_end(&mut self, a: u32, b: u32) {
+        self.events.contact_end.push(ContactEnd {
+            body_a: self.id_of(a),
+            body_b: self.id_of(b),
+            step: self.step_count,
+            time: self.time,
+        });
     }
 
     /// Step 3: the solver. Returns the angle each body turned (radians, unwrapped), by slot.
@@ -274,14 +274,7 @@ impl World {
             if let Some((normal, point)) = pushed {
                 let (a, b) = (c.a, c.b);
                 self.contacts[k].touching = true;
-                self.events.contact_begin.push(ContactBegin {
-                    body_a: self.id_of(a),
-                    body_b: self.id_of(b),
-                    step: self.step_count,
-                    time: self.time,
-                    normal,
-                    point,
-                });
+                self.push_contact_begin(a, b, normal, point);
             }
         }
         let mut angles = std::mem::take(&mut self.scratch.angles);
