@@ -10,7 +10,7 @@
 //! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
-use super::manifold::{clip_segment, clipped_id, collide_cores, with_moved};
+use super::manifold::{clip_segment, clipped_id, collide_cores, keep_ends, with_moved};
 use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::{Real, Transform};
 use crate::shape::polygon::BoxFrame;
@@ -223,8 +223,7 @@ fn clip_boxes(
     // Edge `inc_edge` runs from its vertex `inc_edge` to vertex `inc_edge + 1`.
     let v21 = inc.transform_point(face_mid - along);
     let v22 = inc.transform_point(face_mid + along);
-    let i21 = inc_edge as u8;
-    let i22 = ((inc_edge + 1) & 3) as u8;
+    let (i21, i22) = (inc_edge, (inc_edge + 1) & 3);
 
     let (lower1, upper1) = (-width, width);
     let upper2 = v21.dot(tangent);
@@ -232,59 +231,30 @@ fn clip_boxes(
     let ((v_lower, lower_clipped), (v_upper, upper_clipped)) =
         clip_segment(v21, v22, lower2, upper2, lower1, upper1);
 
+    let ends = [
+        (
+            v_lower,
+            clipped_id(lower_clipped, edge, edge, inc_edge, i22, flip),
+        ),
+        (
+            v_upper,
+            clipped_id(upper_clipped, edge, (edge + 1) & 3, inc_edge, i21, flip),
+        ),
+    ];
+    // A point halfway between the two surfaces.
+    let at = |(v, id): (Vec2, FeatureId)| {
+        let s = v.dot(normal) - depth;
+        LocalPoint {
+            point: v - (0.5 * s) * normal,
+            separation: s,
+            id,
+        }
+    };
     let mut m = LocalManifold {
         normal,
         separation,
         ..Default::default()
     };
-    let ref_edge = edge;
-    let ends = [
-        (
-            v_lower,
-            clipped_id(
-                lower_clipped,
-                ref_edge,
-                ref_edge,
-                inc_edge,
-                i22 as usize,
-                flip,
-            ),
-        ),
-        (
-            v_upper,
-            clipped_id(
-                upper_clipped,
-                ref_edge,
-                (ref_edge + 1) & 3,
-                inc_edge,
-                i21 as usize,
-                flip,
-            ),
-        ),
-    ];
-    let mut deepest = (Real::INFINITY, Vec2::ZERO, FeatureId::default());
-    for (v, id) in ends {
-        let s = v.dot(normal) - depth;
-        let point = v - (0.5 * s) * normal;
-        if s < deepest.0 {
-            deepest = (s, point, id);
-        }
-        if s <= max_distance {
-            m.points[m.count] = LocalPoint {
-                point,
-                separation: s,
-                id,
-            };
-            m.count += 1;
-        }
-    }
-    if m.count == 0 {
-        m.points[0] = LocalPoint {
-            point: deepest.1,
-            separation: deepest.0,
-            id: deepest.2,
-        };
-        m.count = 1;
-    }
+    keep_ends(&mut m, [at(ends[0]), at(ends[1])], max_distance);
     m
 }

@@ -296,6 +296,27 @@ pub(crate) fn clip_segment(
     (lower, upper)
 }
 
+/// Adds the clipped ends whose separation is within `max_distance` to `m`; when neither is
+/// (both lie beyond although the faces do not), the deeper one, so an overlapping pair always
+/// reports a point. On a tie the first end is kept.
+#[inline(always)]
+pub(crate) fn keep_ends(m: &mut LocalManifold, ends: [LocalPoint; 2], max_distance: Real) {
+    for p in ends {
+        if p.separation <= max_distance {
+            m.points[m.count] = p;
+            m.count += 1;
+        }
+    }
+    if m.count == 0 {
+        m.points[0] = if ends[0].separation <= ends[1].separation {
+            ends[0]
+        } else {
+            ends[1]
+        };
+        m.count = 1;
+    }
+}
+
 /// The id of a clipped manifold point, named by the physical features that touch: either an
 /// incident vertex on the reference edge (unclipped) or a reference vertex on the incident edge
 /// (clipped). Both descriptions survive a swap of the reference role between the two shapes (a
@@ -371,40 +392,20 @@ pub(crate) fn clip(
     ];
 
     let (rr, ri) = (reference.radius, incident.radius);
+    // A point halfway between the reference surface and the incident surface.
+    let at = |(v, id): (Vec2, FeatureId)| {
+        let s = (v - v11).dot(normal) - rr - ri;
+        LocalPoint {
+            point: v + (0.5 * (rr - ri - (s + rr + ri))) * normal,
+            separation: s,
+            id,
+        }
+    };
     let mut m = LocalManifold {
         normal,
         separation,
         ..Default::default()
     };
-    for (v, id) in ends {
-        let s = (v - v11).dot(normal) - rr - ri;
-        if s > max_distance {
-            continue;
-        }
-        // Halfway between the reference surface and the incident surface.
-        let point = v + (0.5 * (rr - ri - (s + rr + ri))) * normal;
-        m.points[m.count] = LocalPoint {
-            point,
-            separation: s,
-            id,
-        };
-        m.count += 1;
-    }
-    if m.count == 0 {
-        // Both clipped ends lie beyond max_distance although the faces do not: keep the deeper end
-        // so an overlapping pair always reports a point.
-        let (v, id) = if (v_lower - v11).dot(normal) <= (v_upper - v11).dot(normal) {
-            ends[0]
-        } else {
-            ends[1]
-        };
-        let s = (v - v11).dot(normal) - rr - ri;
-        m.points[0] = LocalPoint {
-            point: v + (0.5 * (rr - ri - (s + rr + ri))) * normal,
-            separation: s,
-            id,
-        };
-        m.count = 1;
-    }
+    keep_ends(&mut m, [at(ends[0]), at(ends[1])], max_distance);
     m
 }
