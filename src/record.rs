@@ -222,62 +222,57 @@ impl Recorder {
     pub fn record(&mut self, world: &World) {
         let name = |id: BodyId| body_name(world, id);
         let events = world.events();
+        // The fields every kind has; the rest stay 0 unless the kind has them.
+        let event = |kind, step, time, a: BodyId, b: Option<BodyId>| EventRecord {
+            step,
+            time,
+            kind,
+            body_a: name(a),
+            body_b: b.map(name).unwrap_or_default(),
+            fraction: 0.0,
+            normal: [0.0; 2],
+            point: [0.0; 2],
+            relative_speed: 0.0,
+            impulse: 0.0,
+        };
         let mut batch: Vec<EventRecord> = Vec::new();
         for b in &events.contact_begin {
             batch.push(EventRecord {
-                step: b.step,
-                time: b.time,
-                kind: EventKind::ContactBegin,
-                body_a: name(b.body_a),
-                body_b: name(b.body_b),
-                fraction: 0.0,
                 normal: b.normal.to_array(),
                 point: b.point.to_array(),
-                relative_speed: 0.0,
-                impulse: 0.0,
+                ..event(
+                    EventKind::ContactBegin,
+                    b.step,
+                    b.time,
+                    b.body_a,
+                    Some(b.body_b),
+                )
             });
         }
         for i in &events.impacts {
             batch.push(EventRecord {
-                step: i.step,
-                time: i.time,
-                kind: EventKind::Impact,
-                body_a: name(i.body_a),
-                body_b: name(i.body_b),
                 fraction: i.fraction,
                 normal: i.normal.to_array(),
                 point: i.point.to_array(),
                 relative_speed: i.relative_speed,
                 impulse: i.impulse,
+                ..event(EventKind::Impact, i.step, i.time, i.body_a, Some(i.body_b))
             });
         }
         for e in &events.contact_end {
-            batch.push(EventRecord {
-                step: e.step,
-                time: e.time,
-                kind: EventKind::ContactEnd,
-                body_a: name(e.body_a),
-                body_b: name(e.body_b),
-                fraction: 0.0,
-                normal: [0.0; 2],
-                point: [0.0; 2],
-                relative_speed: 0.0,
-                impulse: 0.0,
-            });
+            batch.push(event(
+                EventKind::ContactEnd,
+                e.step,
+                e.time,
+                e.body_a,
+                Some(e.body_b),
+            ));
         }
         let step = world.step_count().saturating_sub(1);
         for id in &events.held {
             batch.push(EventRecord {
-                step,
-                time: world.time(),
-                kind: EventKind::Held,
-                body_a: name(*id),
-                body_b: String::new(),
                 fraction: 1.0,
-                normal: [0.0; 2],
-                point: [0.0; 2],
-                relative_speed: 0.0,
-                impulse: 0.0,
+                ..event(EventKind::Held, step, world.time(), *id, None)
             });
         }
         batch.sort_by(|a, b| a.time.total_cmp(&b.time));

@@ -146,29 +146,31 @@ fn check(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+/// `dir/name`, creating `dir` first; a directory that cannot be made is the user's to fix.
+fn output_path(dir: &Path, name: &str) -> Result<PathBuf, Failure> {
     std::fs::create_dir_all(dir).map_err(|e| {
         Failure::Input(format!(
             "cannot create the output directory {}: {e}",
             dir.display()
         ))
     })?;
-    let path = dir.join(name);
-    std::fs::write(&path, bytes)
-        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
+    Ok(dir.join(name))
+}
+
+fn cannot_write(path: &Path, e: std::io::Error) -> Failure {
+    Failure::Input(format!("cannot write {}: {e}", path.display()))
+}
+
+fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), Failure> {
+    let path = output_path(dir, name)?;
+    std::fs::write(&path, bytes).map_err(|e| cannot_write(&path, e))
 }
 
 fn create(dir: &Path, name: &str) -> Result<BufWriter<File>, Failure> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Failure::Input(format!(
-            "cannot create the output directory {}: {e}",
-            dir.display()
-        ))
-    })?;
-    let path = dir.join(name);
+    let path = output_path(dir, name)?;
     File::create(&path)
         .map(BufWriter::new)
-        .map_err(|e| Failure::Input(format!("cannot write {}: {e}", path.display())))
+        .map_err(|e| cannot_write(&path, e))
 }
 
 fn run(
