@@ -288,6 +288,26 @@ fn bounds(rec: &Recording, bodies: &[PlotBody], aspect: Real) -> Aabb {
     Aabb::new(centre - half, centre + half)
 }
 
+/// A polyline in chart coordinates, clamped to the plotted region (metres).
+fn clip_to(region: &Aabb, poly: Vec<Vec2>) -> Vec<(Real, Real)> {
+    poly.into_iter()
+        .map(|p| {
+            (
+                p.x.clamp(region.min.x, region.max.x),
+                p.y.clamp(region.min.y, region.max.y),
+            )
+        })
+        .collect()
+}
+
+/// The outline closed back to its first point.
+fn closed(mut pts: Vec<(Real, Real)>) -> Vec<(Real, Real)> {
+    if let Some(&first) = pts.first() {
+        pts.push(first);
+    }
+    pts
+}
+
 /// Draws the trajectory map of `rec` (see the module notes) and the speed and energy series to
 /// `path` as PNG or SVG (for [`PlotFormat::Gif`], see [`animate`]).
 pub fn plot_run(
@@ -349,16 +369,7 @@ where
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(draw_err)?;
-    let clip = |poly: Vec<Vec2>| -> Vec<(Real, Real)> {
-        poly.into_iter()
-            .map(|p| {
-                (
-                    p.x.clamp(region.min.x, region.max.x),
-                    p.y.clamp(region.min.y, region.max.y),
-                )
-            })
-            .collect()
-    };
+    let clip = |poly: Vec<Vec2>| clip_to(&region, poly);
     for body in bodies.iter().filter(|b| b.is_static) {
         if let Some(x) = pose_near(rec, &body.name, 0.0) {
             for poly in outline(&body.shape, &x) {
@@ -394,10 +405,8 @@ where
         ] {
             if let Some(x) = pose_near(rec, &body.name, time) {
                 for poly in outline(&body.shape, &x) {
-                    let mut closed = clip(poly);
-                    closed.push(closed[0]);
                     chart
-                        .draw_series(std::iter::once(PathElement::new(closed, style)))
+                        .draw_series(std::iter::once(PathElement::new(closed(clip(poly)), style)))
                         .map_err(draw_err)?;
                 }
             }
@@ -418,11 +427,9 @@ where
             };
             if let Some(x) = pose_near(rec, name, e.time) {
                 for poly in outline(&moving[k].shape, &x) {
-                    let mut closed = clip(poly);
-                    closed.push(closed[0]);
                     chart
                         .draw_series(std::iter::once(PathElement::new(
-                            closed,
+                            closed(clip(poly)),
                             colour(k).mix(0.6).stroke_width(1),
                         )))
                         .map_err(draw_err)?;
@@ -595,17 +602,8 @@ pub fn animate(
                 None => GREY.mix(0.6).filled(),
             };
             for poly in outline(&body.shape, &x) {
-                let pts: Vec<(Real, Real)> = poly
-                    .into_iter()
-                    .map(|p| {
-                        (
-                            p.x.clamp(region.min.x, region.max.x),
-                            p.y.clamp(region.min.y, region.max.y),
-                        )
-                    })
-                    .collect();
                 chart
-                    .draw_series(std::iter::once(Polygon::new(pts, style)))
+                    .draw_series(std::iter::once(Polygon::new(clip_to(&region, poly), style)))
                     .map_err(draw_err)?;
             }
         }
