@@ -9,33 +9,19 @@ use crate::math::Real;
 /// The largest number of vertices a [`ConvexPolygon`](crate::shape::ConvexPolygon) may have.
 pub const MAX_POLYGON_VERTICES: usize = 16;
 
-/// Relative tolerance (fraction of a point set's extent) under which two points are the same point
-/// and a vertex counts as lying on the line through its neighbours. Small enough to keep every
-/// real feature, large enough to reject exact duplicates produced by rounding.
-pub const POLYGON_RELATIVE_TOLERANCE: Real = 1e-9;
-
 /// Distance (metres) within which a manifold point of a static [`contact`](crate::query::contact)
 /// query is kept although its own separation is slightly positive. Keeps both points of a box
 /// resting exactly flat on another box despite rounding in the frame change.
-pub const MANIFOLD_TOLERANCE: Real = 1e-9;
+pub(crate) const MANIFOLD_TOLERANCE: Real = 1e-9;
 
 /// Distance (metres) under which the closest points of two rounded cores are treated as a face
 /// contact (normal of the reference face, two clipped points) rather than a vertex contact.
-pub const FACE_CONTACT_TOLERANCE: Real = 1e-9;
+pub(crate) const FACE_CONTACT_TOLERANCE: Real = 1e-9;
 
 /// Bias (metres) that keeps the reference face on shape A unless B's face separates more by at
 /// least this much: keeps the choice stable between faces of equal separation, such as two boxes
 /// resting flat. Kept tiny so the reported depth stays the exact minimum (within this bias).
-pub const REFERENCE_FACE_BIAS: Real = 1e-10;
-
-/// Largest rotation (radians) between two sampled poses of a swept hull. The hull is grown by
-/// `reach · step² / 8` to cover the arc between samples (0.019 × reach at π/8): smaller steps give
-/// tighter hulls and more points.
-pub const SWEEP_ANGLE_STEP: Real = core::f64::consts::PI / 8.0;
-
-/// Most angle samples of a swept hull (two full turns at [`SWEEP_ANGLE_STEP`]); past it the hull is
-/// the capsule of the bounding radius around the path, which holds every orientation.
-pub const MAX_SWEEP_SAMPLES: usize = 16;
+pub(crate) const REFERENCE_FACE_BIAS: Real = 1e-10;
 
 /// Default gap (metres) at which the conservative time of impact stops: the returned pose leaves
 /// the shapes at most this far apart. Smaller costs more iterations near contact.
@@ -48,7 +34,7 @@ pub const TOI_MAX_ITERATIONS: u32 = 64;
 /// Step (in `t`) under which the exact translational time of impact has converged. The distance is
 /// convex in `t`, so the Newton iterate approaches the root from below and the remaining error is at
 /// most about one step.
-pub const TOI_EXACT_STEP: Real = 1e-13;
+pub(crate) const TOI_EXACT_STEP: Real = 1e-13;
 
 /// Penetration (metres) the solver tolerates in resting contact, as Box2D's `B2_LINEAR_SLOP`. Sets
 /// the scale of the contact tolerances below; too small makes stacks jitter.
@@ -57,13 +43,13 @@ pub const LINEAR_SLOP: Real = 0.005;
 /// Overlap (metres) at which the continuous pass steps in for a pair that was touching at the
 /// start of its motion and presses deeper (a spinning body swinging its far end through a
 /// contact): half the slop, so that what it leaves to the solver ends within the slop.
-pub const DEEP_IMPACT_DEPTH: Real = 0.5 * LINEAR_SLOP;
+pub(crate) const DEEP_IMPACT_DEPTH: Real = 0.5 * LINEAR_SLOP;
 
 /// Deepening (metres) below which such a pressing pair is left to the solver: the closing speed
 /// times the rest of the step. A body pressed between two others (a box landing on one that lies
 /// on the ground) is resolved pair by pair, each round removing only part of the closing speed,
 /// and round-off leaves closing speeds of 1e-14 m/s: without a floor the rounds never end.
-pub const DEEP_IMPACT_TOLERANCE: Real = 0.01 * LINEAR_SLOP;
+pub(crate) const DEEP_IMPACT_TOLERANCE: Real = 0.01 * LINEAR_SLOP;
 
 /// Gap (metres) within which a pair gets a speculative manifold at the start of a step, so the
 /// solver stops it before it touches. Pairs farther apart are the continuous pass's.
@@ -71,7 +57,7 @@ pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
 
 /// Margin (metres) added around a body's box in the broad phase, so small motions need no tree
 /// update. Larger margins mean fewer updates but more candidate pairs.
-pub const AABB_MARGIN: Real = 0.1;
+pub(crate) const AABB_MARGIN: Real = 0.1;
 
 /// Default solver substeps per step (Box2D v3's soft step): more is stiffer and costlier.
 pub const DEFAULT_SUBSTEPS: u32 = 4;
@@ -86,13 +72,6 @@ pub const CONTACT_DAMPING_RATIO: Real = 10.0;
 /// Fastest the solver pushes overlapping bodies apart (m/s): bounds the energy added by recovering
 /// from overlap.
 pub const CONTACT_PUSH_MAX_VELOCITY: Real = 3.0;
-
-/// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
-/// stacked boxes both faces separate equally, and a larger bias keeps the same face as reference
-/// from step to step, so feature ids and warm starting survive. Measured on a 20-row pyramid: top
-/// box drift 5.0 cm with the static query's bias, 1.6 cm with this one (a settle in the first
-/// seconds, then still).
-pub const SOLVER_REFERENCE_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
 
 /// Closing speed (m/s) under which a contact is treated as inelastic whatever the restitution, so
 /// resting bodies do not jitter.

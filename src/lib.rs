@@ -52,12 +52,9 @@ mod nalgebra_interop;
 
 pub use glam;
 
-/// The vector type of the public API: [`glam::DVec2`] (metres, or metres per second, by context).
-pub type Vec2 = glam::DVec2;
-
 pub use constants::MAX_POLYGON_VERTICES;
 pub use dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
-pub use math::{Aabb, Real, Rot, Transform};
+pub use math::{Aabb, Real, Rot, Transform, Vec2};
 pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,

@@ -6,7 +6,9 @@
 //! as a unit complex number (cosine, sine) as in Box2D v3, so composing and applying them needs no
 //! trigonometry.
 
-use crate::Vec2;
+/// The vector type of the public API: [`glam::DVec2`] (metres, or metres per second, by context;
+/// world or local frame as each function says). Re-exported at the crate root as `sweep2d::Vec2`.
+pub type Vec2 = glam::DVec2;
 
 /// The scalar type of the whole crate (metres, seconds, kilograms, radians).
 pub type Real = f64;

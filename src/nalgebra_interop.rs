@@ -5,8 +5,8 @@
 //! module adds the rigid types: [`Rot`] ⇄ `UnitComplex<f64>` and [`Transform`] ⇄ `Isometry2<f64>`,
 //! both meaning "local frame → world frame".
 
+use crate::math::Vec2;
 use crate::math::{Rot, Transform};
-use crate::Vec2;
 use nalgebra::{Isometry2, UnitComplex, Vector2};
 
 impl From<Rot> for UnitComplex<f64> {

@@ -9,10 +9,10 @@
 //! and discs as polylines). Text needs a TrueType font: the first of `SWEEP2D_FONT`, the usual
 //! system locations, or any `.ttf` under `/usr/share/fonts`.
 
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::record::{EventKind, Recording};
 use crate::shape::Shape;
-use crate::Vec2;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::fmt;
@@ -56,32 +56,22 @@ pub const MAX_IMPACT_MARKS: usize = 500;
 pub const MAX_IMPACT_LABELS: usize = 12;
 
 /// Why a plot could not be drawn.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PlotError {
     /// No TrueType font was found for the text.
+    #[error(
+        "no TrueType font found for the plot's text: install one (Debian: apt-get install \
+         fonts-dejavu-core) or set SWEEP2D_FONT=/path/to/font.ttf"
+    )]
     NoFont,
     /// The recording has no frames.
+    #[error("the recording has no frames to plot")]
     Empty,
     /// Drawing or writing the file failed.
+    #[error("drawing the plot failed: {0}")]
     Draw(String),
 }
-
-impl fmt::Display for PlotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            PlotError::NoFont => write!(
-                f,
-                "no TrueType font found for the plot's text: install one (Debian: apt-get install \
-                 fonts-dejavu-core) or set SWEEP2D_FONT=/path/to/font.ttf"
-            ),
-            PlotError::Empty => write!(f, "the recording has no frames to plot"),
-            PlotError::Draw(m) => write!(f, "drawing the plot failed: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for PlotError {}
 
 fn draw_err<E: fmt::Debug>(e: E) -> PlotError {
     PlotError::Draw(format!("{e:?}"))

@@ -1,6 +1,6 @@
 //! Recording a run: every body's pose and velocity per recorded step and every contact and impact
 //! event with its time, in memory, optionally bounded (every k-th step, or a ring of the last n
-//! recorded steps), exported as CSV (the columns of `DESIGN.md` §5) or JSON (feature `serde`), and
+//! recorded steps), exported as CSV (the columns of `docs/scenes.md`) or JSON (feature `serde`), and
 //! read back from either.
 //!
 //! Method: [`Recorder::record`] is called after each [`World::step`]; it copies the poses of the
@@ -10,10 +10,9 @@
 
 use crate::dynamics::BodyId;
 use crate::math::Real;
+use crate::math::Vec2;
 use crate::world::World;
-use crate::Vec2;
 use std::collections::VecDeque;
-use std::fmt;
 use std::io::{BufRead, Write};
 
 /// How much a [`Recorder`] keeps.
@@ -144,12 +143,14 @@ pub struct Recording {
 }
 
 /// Why a recording could not be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RecordError {
     /// Reading or writing failed.
-    Io(std::io::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
     /// A line of a CSV file is malformed.
+    #[error("CSV line {line}: {reason}")]
     Csv {
         /// 1-based line number.
         line: usize,
@@ -157,25 +158,8 @@ pub enum RecordError {
         reason: String,
     },
     /// The JSON is malformed (feature `serde`).
+    #[error("recording JSON: {0}")]
     Json(String),
-}
-
-impl fmt::Display for RecordError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RecordError::Io(e) => write!(f, "{e}"),
-            RecordError::Csv { line, reason } => write!(f, "CSV line {line}: {reason}"),
-            RecordError::Json(m) => write!(f, "recording JSON: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for RecordError {}
-
-impl From<std::io::Error> for RecordError {
-    fn from(e: std::io::Error) -> Self {
-        RecordError::Io(e)
-    }
 }
 
 /// Records a run as it is stepped (see the module notes).
@@ -324,7 +308,7 @@ fn body_name(world: &World, id: BodyId) -> String {
     world
         .body(id)
         .and_then(|b| b.name().map(str::to_string))
-        .unwrap_or_else(|| format!("body {}", id.index))
+        .unwrap_or_else(|| format!("body {}", id.index()))
 }
 
 fn frame_of(world: &World) -> Frame {

@@ -1,5 +1,5 @@
-//! Scene files (feature `serde`): a whole simulation set-up as JSON, in the schema of `DESIGN.md`
-//! §5, read with errors that name the body, the field and the reason, and built into a [`World`]
+//! Scene files (feature `serde`): a whole simulation set-up as JSON, in the schema of `docs/scenes.md`,
+//! read with errors that name the body, the field and the reason, and built into a [`World`]
 //! all at once or not at all.
 //!
 //! ```json
@@ -23,12 +23,11 @@
 //! fresh world, which is returned only if every body was accepted.
 
 use crate::dynamics::{BodyDef, BodyId, BodyKind};
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeSpec};
 use crate::world::{World, WorldConfig};
-use crate::Vec2;
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// A scene file: world settings and bodies (see the module notes for the schema and defaults).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,10 +128,11 @@ fn default_friction() -> Real {
 }
 
 /// Why a scene could not be read or built. Nothing is built when this is returned.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SceneError {
     /// The text is not valid JSON.
+    #[error("not valid JSON at line {line}, column {column}: {message}")]
     Syntax {
         /// 1-based line of the problem.
         line: usize,
@@ -143,6 +143,7 @@ pub enum SceneError {
     },
     /// A body is wrong: an unknown or missing field, a value of the wrong type, an invalid shape,
     /// or a value the world refuses (a negative density, a NaN).
+    #[error("{}{}: {reason}{}", who(*.index, .name), field_part(.field), at(.location))]
     Body {
         /// Index of the body in `bodies` (0-based).
         index: usize,
@@ -156,6 +157,7 @@ pub enum SceneError {
         location: Option<(usize, usize)>,
     },
     /// A top-level field is wrong (`gravity`, `dt`, `steps`, `bodies`, or an unknown one).
+    #[error("field `{field}`: {reason}{}", at(.location))]
     Field {
         /// The field's path.
         field: String,
@@ -165,6 +167,7 @@ pub enum SceneError {
         location: Option<(usize, usize)>,
     },
     /// The file could not be read.
+    #[error("cannot read {path}: {message}")]
     Io {
         /// The path.
         path: String,
@@ -173,49 +176,30 @@ pub enum SceneError {
     },
 }
 
-impl fmt::Display for SceneError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let at = |loc: &Option<(usize, usize)>| match loc {
-            Some((l, c)) => format!(" (line {l}, column {c})"),
-            None => String::new(),
-        };
-        match self {
-            SceneError::Syntax {
-                line,
-                column,
-                message,
-            } => write!(
-                f,
-                "not valid JSON at line {line}, column {column}: {message}"
-            ),
-            SceneError::Body {
-                index,
-                name,
-                field,
-                reason,
-                location,
-            } => {
-                let who = match name {
-                    Some(n) => format!("body {index} (\"{n}\")"),
-                    None => format!("body {index}"),
-                };
-                if field.is_empty() {
-                    write!(f, "{who}: {reason}{}", at(location))
-                } else {
-                    write!(f, "{who}, field `{field}`: {reason}{}", at(location))
-                }
-            }
-            SceneError::Field {
-                field,
-                reason,
-                location,
-            } => write!(f, "field `{field}`: {reason}{}", at(location)),
-            SceneError::Io { path, message } => write!(f, "cannot read {path}: {message}"),
-        }
+/// `body 3 ("ball")` or `body 3`, for error messages.
+fn who(index: usize, name: &Option<String>) -> String {
+    match name {
+        Some(n) => format!("body {index} (\"{n}\")"),
+        None => format!("body {index}"),
     }
 }
 
-impl std::error::Error for SceneError {}
+/// `, field `x`` for a named field, nothing for the body as a whole.
+fn field_part(field: &str) -> String {
+    if field.is_empty() {
+        String::new()
+    } else {
+        format!(", field `{field}`")
+    }
+}
+
+/// ` (line l, column c)` when the place in the text is known.
+fn at(location: &Option<(usize, usize)>) -> String {
+    match location {
+        Some((l, c)) => format!(" (line {l}, column {c})"),
+        None => String::new(),
+    }
+}
 
 /// A scene built into a world, with each body's id and name in file order.
 #[derive(Debug)]
@@ -337,12 +321,13 @@ fn body_error_field(e: &crate::BodyError) -> &'static str {
     let field = match e {
         E::NonFinite { field, .. } | E::OutOfRange { field, .. } => *field,
         E::Shape { .. } => "shape",
+        E::InvalidRotation { .. } => "transform.rotation",
         _ => "",
     };
     // BodyDef's names → the file's names.
     match field {
         f if f.starts_with("transform.translation") => "position",
-        "transform.rotation" => "angle",
+        f if f.starts_with("transform.rotation") => "angle",
         f if f.starts_with("linear_velocity") => "velocity",
         other => other,
     }

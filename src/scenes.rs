@@ -4,10 +4,10 @@
 //! pyramid follows Box2D's `large_pyramid` benchmark exactly, so figures can be compared.
 
 use crate::dynamics::{BodyDef, BodyId, BodyKind};
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::Shape;
 use crate::world::{World, WorldConfig};
-use crate::Vec2;
 
 /// A built scene: the world and named bodies of interest.
 #[derive(Debug)]

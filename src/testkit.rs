@@ -35,11 +35,11 @@
 //! paths it cannot know.
 
 use crate::dynamics::{BodyDef, BodyId, BodyKind};
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::query::{ray_cast, Motion};
 use crate::shape::Shape;
 use crate::world::{World, WorldConfig};
-use crate::Vec2;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use std::f64::consts::PI;
@@ -256,7 +256,7 @@ fn name(world: &World, id: BodyId) -> String {
     world
         .body(id)
         .and_then(|b| b.name().map(str::to_string))
-        .unwrap_or_else(|| format!("body {}", id.index))
+        .unwrap_or_else(|| format!("body {}", id.index()))
 }
 
 /// Fails if some dynamic body passed through another body during the step from `before` to

@@ -1,5 +1,5 @@
-//! The public contract of `../shared/DESIGN.md` §4, called exactly as written there. If this file
-//! stops compiling, the contract was broken.
+//! The public contract (the entry points listed in `docs/architecture.md`), called exactly as
+//! written there. If this file stops compiling, the contract was broken.
 
 use sweep2d::{query, Shape, ShapeError, Transform, Vec2};
 

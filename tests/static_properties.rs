@@ -151,39 +151,6 @@ proptest! {
     }
 }
 
-fn rectangle() -> impl Strategy<Value = Shape> {
-    prop_oneof![
-        boxes(),
-        (0.05..2.0f64, 0.05..2.0f64, vec2(0.5), -3.2..3.2f64)
-            .prop_map(|(w, h, c, a)| Shape::oriented_rectangle(w, h, c, a).unwrap()),
-    ]
-}
-
-proptest! {
-    /// The closed-form box–box kernel gives the general kernel's contact: same normal, depth,
-    /// points and feature ids (boxes near each other, including resting and flush poses).
-    #[test]
-    fn box_kernel_matches_general_kernel(
-        a in rectangle(), xa in transform(1.0), b in rectangle(), xb in transform(1.0), flush: bool
-    ) {
-        // Half of the cases turn B to A's angle, where faces are parallel and manifolds have two
-        // points: the case where clipping matters most.
-        let xb = if flush { Transform::new(xb.translation, xa.angle()) } else { xb };
-        let fast = contact(&a, &xa, &b, &xb);
-        let general = sweep2d::query::contact_general(&a, &xa, &b, &xb);
-        prop_assert_eq!(fast.is_some(), general.is_some());
-        if let (Some(f), Some(g)) = (fast, general) {
-            prop_assert!((f.depth - g.depth).abs() <= 1e-12, "{} vs {}", f.depth, g.depth);
-            prop_assert!((f.normal - g.normal).length() <= 1e-9, "{:?} vs {:?}", f.normal, g.normal);
-            prop_assert_eq!(f.points().len(), g.points().len());
-            for (p, q) in f.points().iter().zip(g.points()) {
-                prop_assert!(p.distance(*q) <= 1e-9, "{:?} vs {:?}", p, q);
-            }
-            prop_assert_eq!(f.feature_ids(), g.feature_ids());
-        }
-    }
-}
-
 proptest! {
     /// Every point of a shape lies in its bounding circle (the circle the early-out relies on).
     #[test]

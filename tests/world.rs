@@ -24,7 +24,7 @@ fn removed_ids_are_rejected_not_reused() {
     let a = w.add_body(BodyDef::default()).unwrap();
     w.remove_body(a).unwrap();
     let b = w.add_body(BodyDef::default()).unwrap();
-    assert_eq!(a.index, b.index, "the slot is reused");
+    assert_eq!(a.index(), b.index(), "the slot is reused");
     assert!(w.body(a).is_none(), "the stale id names nothing");
     assert!(w.body(b).is_some());
     assert_eq!(w.remove_body(a).unwrap_err(), BodyError::UnknownBody(a));
@@ -469,4 +469,56 @@ fn deepest_overlap_matches_the_exact_query() {
         .fold(f64::INFINITY, f64::min);
     assert!((depth - exact).abs() < 1e-9, "{depth} vs {exact}");
     assert!(depth > 0.2, "recovery is gradual: {depth}");
+}
+
+/// Errors name the component that is wrong and carry its value, and a rotation that is not a unit
+/// complex number is reported as such (not as a non-finite number).
+#[test]
+fn errors_name_the_offending_component_and_value() {
+    let mut w = World::new(WorldConfig::default());
+    let id = w.add_body(BodyDef::default()).unwrap();
+    let stretched = Transform::from_parts(Vec2::ZERO, sweep2d::Rot { cos: 2.0, sin: 0.0 });
+    match w.set_transform(id, stretched) {
+        Err(BodyError::InvalidRotation { length, cos, .. }) => {
+            assert_eq!(length, 2.0);
+            assert_eq!(cos, 2.0);
+        }
+        other => panic!("expected a rotation error, got {other:?}"),
+    }
+    let refused = w.add_body(BodyDef {
+        transform: stretched,
+        ..Default::default()
+    });
+    assert!(matches!(refused, Err(BodyError::InvalidRotation { .. })));
+    assert_eq!(w.body_count(), 1, "a refused body is not added");
+    match w.set_velocity(id, Vec2::new(1.0, f64::NAN), 0.0) {
+        Err(BodyError::NonFinite { field, value, .. }) => {
+            assert_eq!(field, "linear velocity");
+            assert!(value.is_nan());
+        }
+        other => panic!("expected a non-finite error, got {other:?}"),
+    }
+    match w.apply_force(id, Vec2::new(f64::NEG_INFINITY, 0.0), Vec2::ZERO) {
+        Err(BodyError::NonFinite { field, value, .. }) => {
+            assert_eq!(field, "force");
+            assert_eq!(value, f64::NEG_INFINITY);
+        }
+        other => panic!("expected a non-finite error, got {other:?}"),
+    }
+    let message = w
+        .set_transform(id, Transform::new(Vec2::new(0.0, f64::INFINITY), 0.0))
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("transform.translation.y"), "{message}");
+    let config = WorldConfig {
+        gravity: Vec2::new(0.0, f64::INFINITY),
+        ..WorldConfig::default()
+    };
+    match World::try_new(config) {
+        Err(WorldError::InvalidConfig { field, value, .. }) => {
+            assert_eq!(field, "gravity.y");
+            assert_eq!(value, f64::INFINITY);
+        }
+        other => panic!("expected a config error, got {other:?}"),
+    }
 }

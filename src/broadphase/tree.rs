@@ -8,8 +8,8 @@
 //! whole subtrees whose boxes miss. Node storage is a free-listed `Vec`, so proxies are stable
 //! indices and nothing allocates after warm-up.
 
+use crate::math::Vec2;
 use crate::math::{Aabb, Real};
-use crate::Vec2;
 
 /// Index of a leaf in a [`DynamicTree`]; stable until the leaf is removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -5,9 +5,12 @@
 //! builds rotates about the centre of mass (the convention of `query::Motion`); the public pose is
 //! always the user's frame.
 
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeError};
-use crate::Vec2;
+
+/// How far (relative) the length of a given rotation's `(cos, sin)` may be from 1.
+const ROTATION_TOLERANCE: Real = 1e-9;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
@@ -78,15 +81,32 @@ impl Default for BodyDef {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BodyError {
-    /// A number in the definition is NaN or infinite.
+    /// A number in the definition or call is NaN or infinite.
     #[error("{field} of body {body} is not finite ({value}); give a finite number")]
     NonFinite {
         /// The body's name, or `#index` for the one being added.
         body: String,
-        /// The field.
+        /// The field, down to the component (`linear_velocity.x`) where it is part of a vector.
         field: &'static str,
-        /// The value.
+        /// The offending value (NaN or ±infinity).
         value: Real,
+    },
+    /// A rotation is not a unit complex number (`cos² + sin² ≠ 1`): it was written by hand rather
+    /// than built with [`Rot::from_angle`](crate::Rot::from_angle) or
+    /// [`Transform::new`](crate::Transform::new).
+    #[error(
+        "transform.rotation of body {body} is (cos {cos}, sin {sin}), of length {length}, which is \
+         not a unit rotation; build it with Transform::new(translation, angle) or Rot::from_angle"
+    )]
+    InvalidRotation {
+        /// The body's name, or `#index` for the one being added.
+        body: String,
+        /// The cosine given.
+        cos: Real,
+        /// The sine given.
+        sin: Real,
+        /// `hypot(cos, sin)`, which must be 1 (within 1e-9).
+        length: Real,
     },
     /// A value is out of its range.
     #[error("{field} of body {body} is {value}, but it must be {expected}")]
@@ -129,10 +149,27 @@ pub enum BodyError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyId {
-    /// Slot in the world's body storage.
-    pub index: u32,
-    /// Generation of the slot when the body was created.
-    pub generation: u32,
+    pub(crate) index: u32,
+    pub(crate) generation: u32,
+}
+
+impl BodyId {
+    /// The body's slot in the world's storage: unique among live bodies, reused after a removal
+    /// (with a new [`generation`](BodyId::generation)). Useful as a compact key in the caller's
+    /// tables; it does not say where the body is stored.
+    #[inline]
+    #[must_use]
+    pub const fn index(self) -> u32 {
+        self.index
+    }
+
+    /// How many bodies used this slot before this one: an id whose generation is not the slot's
+    /// current one names a removed body and is rejected.
+    #[inline]
+    #[must_use]
+    pub const fn generation(self) -> u32 {
+        self.generation
+    }
 }
 
 /// A body in the world. Read it through [`World::body`](crate::World::body); change it through the
@@ -314,6 +351,38 @@ fn finite(body: &str, field: &'static str, value: Real) -> Result<(), BodyError>
     }
 }
 
+/// Checks that a pose is finite and its rotation is a unit complex number (errors name the
+/// component, `transform.translation.x`, or the rotation).
+pub(crate) fn check_transform(body: &str, transform: &Transform) -> Result<(), BodyError> {
+    let components = [
+        ("transform.translation.x", transform.translation.x),
+        ("transform.translation.y", transform.translation.y),
+        ("transform.rotation.cos", transform.rotation.cos),
+        ("transform.rotation.sin", transform.rotation.sin),
+    ];
+    for (name, v) in components {
+        finite(body, name, v)?;
+    }
+    let length = transform.rotation.cos.hypot(transform.rotation.sin);
+    if (length - 1.0).abs() > ROTATION_TOLERANCE {
+        return Err(BodyError::InvalidRotation {
+            body: body.to_string(),
+            cos: transform.rotation.cos,
+            sin: transform.rotation.sin,
+            length,
+        });
+    }
+    Ok(())
+}
+
+/// Checks that every component of a vector is finite; `field` names the vector (`force`).
+pub(crate) fn check_vector(body: &str, field: &'static str, v: Vec2) -> Result<(), BodyError> {
+    if !v.x.is_finite() {
+        return finite(body, field, v.x);
+    }
+    finite(body, field, v.y)
+}
+
 fn non_negative(body: &str, field: &'static str, value: Real) -> Result<(), BodyError> {
     finite(body, field, value)?;
     if value < 0.0 {
@@ -331,28 +400,14 @@ fn non_negative(body: &str, field: &'static str, value: Real) -> Result<(), Body
 pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     let body = def.name.clone().unwrap_or_else(|| label.to_string());
     let b = body.as_str();
+    check_transform(b, &def.transform)?;
     for (field, v) in [
-        ("transform.translation.x", def.transform.translation.x),
-        ("transform.translation.y", def.transform.translation.y),
-        (
-            "transform.rotation",
-            def.transform.rotation.cos + def.transform.rotation.sin,
-        ),
         ("linear_velocity.x", def.linear_velocity.x),
         ("linear_velocity.y", def.linear_velocity.y),
         ("angular_velocity", def.angular_velocity),
         ("gravity_scale", def.gravity_scale),
     ] {
         finite(b, field, v)?;
-    }
-    let rot_len = def.transform.rotation.cos.hypot(def.transform.rotation.sin);
-    if (rot_len - 1.0).abs() > 1e-9 {
-        return Err(BodyError::OutOfRange {
-            body,
-            field: "transform.rotation",
-            value: rot_len,
-            expected: "a unit rotation (build it with Transform::new or Rot::from_angle)",
-        });
     }
     non_negative(b, "restitution", def.restitution)?;
     non_negative(b, "friction", def.friction)?;

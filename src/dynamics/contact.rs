@@ -5,11 +5,18 @@
 //! [`SPECULATIVE_DISTANCE`]; points keep the impulses of last step's point with the same feature id
 //! (warm starting).
 
-use crate::constants::{LINEAR_SLOP, SOLVER_REFERENCE_FACE_BIAS, SPECULATIVE_DISTANCE};
+use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::body::Body;
 use crate::math::Real;
+use crate::math::Vec2;
 use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
-use crate::Vec2;
+
+/// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
+/// stacked boxes both faces separate equally, and a larger bias keeps the same face as reference
+/// from step to step, so feature ids and warm starting survive. Measured on a 20-row pyramid: top
+/// box drift 5.0 cm with the static query's bias, 1.6 cm with this one (a settle in the first
+/// seconds, then still).
+const SOLVER_REFERENCE_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
 
 /// One manifold point, world frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

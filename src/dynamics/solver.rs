@@ -24,9 +24,9 @@
 //!
 //! Other solvers can replace this one by implementing [`ContactSolver`] over the same constraints.
 
+use crate::math::Vec2;
 use crate::math::{Real, Rot};
 use crate::query::MAX_MANIFOLD_POINTS;
-use crate::Vec2;
 
 /// Velocity and position-delta state of one body during a step.
 #[derive(Clone, Copy, Debug)]

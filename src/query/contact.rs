@@ -1,7 +1,7 @@
 //! Result types of the static queries: [`Contact`] (the MTV plus a manifold) and feature ids.
 
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
-use crate::Vec2;
 
 /// The most points a manifold between two convex shapes holds.
 pub const MAX_MANIFOLD_POINTS: usize = 2;
@@ -11,9 +11,16 @@ pub const MAX_MANIFOLD_POINTS: usize = 2;
 /// one step to the next for warm starting. Stable while the same features touch, including when
 /// a near-flush pair swaps which shape provides the reference face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct FeatureId(pub u32);
+pub struct FeatureId(u32);
 
 impl FeatureId {
+    /// The packed id: compare ids for equality, do not decode them (the packing may change).
+    #[inline]
+    #[must_use]
+    pub const fn to_bits(self) -> u32 {
+        self.0
+    }
+
     /// Packs a reference feature of one shape and an incident feature of the other; `flip` says
     /// the reference was shape B. `piece` distinguishes compound pieces.
     #[inline]

@@ -12,8 +12,8 @@
 //! of both cores. O(n·m), used only for rounded pairs whose cores are apart.
 
 use crate::math::Real;
+use crate::math::Vec2;
 use crate::shape::Core;
-use crate::Vec2;
 
 /// Closest features of a point and a core (the core's radius is not applied).
 #[derive(Clone, Copy, Debug)]

@@ -21,9 +21,9 @@ use super::contact::{FeatureId, LocalManifold, LocalPoint};
 use super::distance::{core_distance, point_core};
 use super::sat::{cores_apart, max_separation};
 use crate::constants::{FACE_CONTACT_TOLERANCE, MAX_POLYGON_VERTICES};
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::Core;
-use crate::Vec2;
 
 /// A core copied into another frame (B's core moved into A's frame), on the stack. `N` is the
 /// capacity: callers pick the smallest of 1, 4, 8 or 16 that holds the core (see [`with_moved`]),

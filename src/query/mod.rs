@@ -45,9 +45,9 @@ pub(crate) use toi::time_of_impact_unchecked;
 pub use toi::{time_of_impact, time_of_impact_with, Toi, ToiError, ToiOptions, ToiStatus};
 
 use crate::constants::{MANIFOLD_TOLERANCE, REFERENCE_FACE_BIAS};
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Core, Shape};
-use crate::Vec2;
 use contact::LocalManifold;
 use manifold::{collide_cores, with_moved};
 
@@ -274,9 +274,15 @@ pub(crate) fn separation_bound(
     })
 }
 
-/// The general kernel only, bypassing the box–box fast path (for tests that hold the two together).
-#[doc(hidden)]
-pub fn contact_general(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<Contact> {
+/// The general kernel only, bypassing the box–box fast path (the box kernel's tests hold the two
+/// together).
+#[cfg(test)]
+pub(crate) fn contact_general(
+    a: &Shape,
+    xa: &Transform,
+    b: &Shape,
+    xb: &Transform,
+) -> Option<Contact> {
     let (ca, cb) = (convex_core(a), convex_core(b));
     with_moved(&cb, &xa.inv_mul(xb), |b| {
         collide_cores(&ca, b, 0.0, REFERENCE_FACE_BIAS)

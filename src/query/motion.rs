@@ -1,7 +1,7 @@
 //! Motion of a shape over one step: where it is at each `t` in `[0, 1]`.
 
+use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
-use crate::Vec2;
 
 /// A rigid motion over a step, parameterised by `t ∈ [0, 1]`.
 ///

@@ -8,9 +8,9 @@
 
 use super::distance::point_core;
 use crate::constants::TOI_EXACT_STEP;
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::Shape;
-use crate::Vec2;
 
 /// Where a ray first meets a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]

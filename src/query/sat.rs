@@ -10,8 +10,8 @@
 
 use super::distance::{core_distance, point_core};
 use crate::math::Real;
+use crate::math::Vec2;
 use crate::shape::Core;
-use crate::Vec2;
 
 /// Cosine above which two axis directions are treated as the same line (parallel or
 /// anti-parallel) and projected only once.

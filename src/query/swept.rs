@@ -21,11 +21,19 @@ use super::manifold::with_moved;
 use super::motion::Motion;
 use super::sat::cores_intersect;
 use super::visit_pieces;
-use crate::constants::{MAX_SWEEP_SAMPLES, SWEEP_ANGLE_STEP};
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::hull::convex_hull_indices;
 use crate::shape::{Core, Shape};
-use crate::Vec2;
+
+/// Largest rotation (radians) between two sampled poses of a swept hull. The hull is grown by
+/// `reach · step² / 8` to cover the arc between samples (0.019 × reach at π/8): smaller steps give
+/// tighter hulls and more points.
+const SWEEP_ANGLE_STEP: Real = core::f64::consts::PI / 8.0;
+
+/// Most angle samples of a swept hull (two full turns at [`SWEEP_ANGLE_STEP`]); past it the hull is
+/// the capsule of the bounding radius around the path, which holds every orientation.
+const MAX_SWEEP_SAMPLES: usize = 16;
 
 /// A convex region in the world frame (metres): the convex hull of `vertices` grown by `radius`.
 /// Holds a shape at every pose of a motion over `t ∈ [0, 1]`. With one vertex it is a disc, with

@@ -28,9 +28,9 @@ use super::motion::Motion;
 use super::sat::project;
 use super::{local_manifold, separation_bound, MANIFOLD_TOLERANCE};
 use crate::constants::{REFERENCE_FACE_BIAS, TOI_EXACT_STEP, TOI_MAX_ITERATIONS, TOI_TOLERANCE};
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::{Circle, Shape};
-use crate::Vec2;
 
 /// Settings of a time-of-impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,8 +6,8 @@
 use super::error::{check_points_finite, check_positive, ShapeError};
 use super::hull::point_set_tolerance;
 use super::mass::{rounded_core_moments, MassProperties};
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::Vec2;
 
 /// A capsule: every point within `radius` metres of the segment from `a` to `b` (local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -2,8 +2,8 @@
 
 use super::error::{check_points_finite, check_positive, ShapeError};
 use super::mass::{rounded_core_moments, MassProperties};
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::Vec2;
 
 /// A solid disc of `radius` metres centred at `center` in the local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]

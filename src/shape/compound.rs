@@ -8,8 +8,8 @@ use super::error::{check_positive, ShapeError};
 use super::mass::MassProperties;
 use super::polygon::ConvexPolygon;
 use super::Shape;
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::Vec2;
 
 /// One convex piece of a [`Compound`]: a circle, capsule or polygon placed by `transform`, which maps
 /// the piece's frame into the compound's local frame.

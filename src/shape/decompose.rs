@@ -10,7 +10,7 @@ use super::error::{check_points_finite, ShapeError};
 use super::hull::{convex_hull_indices, left_distance, point_set_tolerance};
 use crate::constants::MAX_POLYGON_VERTICES;
 use crate::math::Real;
-use crate::Vec2;
+use crate::math::Vec2;
 
 /// Splits the simple polygon `points` (either winding) into convex pieces, each a counter-clockwise
 /// point list with 3 to [`MAX_POLYGON_VERTICES`] vertices.

@@ -132,7 +132,7 @@ pub(crate) fn check_non_negative(what: &'static str, value: Real) -> Result<(), 
 }
 
 /// Checks that every point is finite, naming the first bad one.
-pub(crate) fn check_points_finite(points: &[crate::Vec2]) -> Result<(), ShapeError> {
+pub(crate) fn check_points_finite(points: &[crate::math::Vec2]) -> Result<(), ShapeError> {
     for (i, p) in points.iter().enumerate() {
         if !p.is_finite() {
             let value = if p.x.is_finite() { p.y } else { p.x };

@@ -4,9 +4,13 @@
 //! lie on the segment between their neighbours (within the same tolerance) are dropped, so the hull
 //! is strictly convex and counter-clockwise.
 
-use crate::constants::POLYGON_RELATIVE_TOLERANCE;
 use crate::math::Real;
-use crate::Vec2;
+use crate::math::Vec2;
+
+/// Relative tolerance (fraction of a point set's extent) under which two points are the same point
+/// and a vertex counts as lying on the line through its neighbours. Small enough to keep every
+/// real feature, large enough to reject exact duplicates produced by rounding.
+const POLYGON_RELATIVE_TOLERANCE: Real = 1e-9;
 
 /// The absolute tolerance (metres) for a point set: the relative tolerance times its extent.
 pub(crate) fn point_set_tolerance(points: &[Vec2]) -> Real {

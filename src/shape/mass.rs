@@ -8,7 +8,7 @@
 //! `b2ComputePolygonMass`, taken about the first vertex for precision.
 
 use crate::math::Real;
-use crate::Vec2;
+use crate::math::Vec2;
 
 /// Mass properties of a shape for a given density, in the shape's local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -26,8 +26,8 @@ pub use polygon::ConvexPolygon;
 #[cfg(feature = "serde")]
 pub use spec::{PieceSpec, ShapeSpec};
 
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::Vec2;
 
 /// Any collision shape, in its local frame. Build one with the validating constructors
 /// ([`Shape::circle`], [`Shape::polygon`], [`Shape::rectangle`], [`Shape::capsule`],

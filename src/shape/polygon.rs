@@ -8,8 +8,8 @@ use super::error::{check_non_negative, check_points_finite, check_positive, Shap
 use super::hull::{convex_hull_indices, point_set_tolerance};
 use super::mass::{rounded_core_moments, MassProperties};
 use crate::constants::MAX_POLYGON_VERTICES;
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::Vec2;
 
 /// A convex polygon in its local frame, with an optional rounding radius.
 ///

@@ -1,12 +1,12 @@
 //! The serialized form of a [`Shape`] (feature `serde`): the shape objects of the scene-file
-//! schema in `DESIGN.md` §5, `{"type": "circle", "radius": r}` and so on, plus the forms every
+//! schema in `docs/scenes.md`, `{"type": "circle", "radius": r}` and so on, plus the forms every
 //! shape needs to round-trip (an offset circle, a rounded polygon, a concave outline, a compound).
 //! Deserializing goes through the validating constructors, so a file can never hold a shape the
 //! library would refuse (a non-convex polygon, a negative radius): the error says what is wrong.
 
 use super::{Capsule, Circle, Compound, ConvexPolygon, Shape, ShapeError};
+use crate::math::Vec2;
 use crate::math::{Real, Transform};
-use crate::Vec2;
 use serde::{Deserialize, Serialize};
 
 /// A shape as written in a scene file (local metres). `Shape` serializes to and from this form.

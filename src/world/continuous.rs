@@ -25,11 +25,11 @@ use crate::constants::{
     AABB_MARGIN, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE, LINEAR_SLOP, SPECULATIVE_DISTANCE,
 };
 use crate::dynamics::BodyKind;
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Rot, Transform};
 use crate::query::{
     contact, time_of_impact, time_of_impact_unchecked, Motion, Toi, ToiOptions, ToiStatus,
 };
-use crate::Vec2;
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
 

@@ -2,9 +2,12 @@
 
 use crate::dynamics::BodyId;
 use crate::math::Real;
-use crate::Vec2;
+use crate::math::Vec2;
 
-/// Two bodies started touching (a manifold point within `LINEAR_SLOP`).
+/// Two bodies started touching: a manifold point within
+/// [`LINEAR_SLOP`](crate::constants::LINEAR_SLOP) at the start of a step, or a pair that was apart
+/// at the start (within the speculative distance) and pushed on each other in the solver, so it met
+/// during the step. Impacts found by the continuous pass are reported as [`Impact`]s.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactBegin {
     /// First body (lower slot index).

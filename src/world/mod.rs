@@ -16,12 +16,12 @@ use crate::constants::{
     AABB_MARGIN, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_PUSH_MAX_VELOCITY, DEFAULT_SUBSTEPS,
     MAX_IMPACTS_PER_STEP, MAX_STEPS_PER_ADVANCE, RESTITUTION_THRESHOLD, SPECULATIVE_DISTANCE,
 };
-use crate::dynamics::body::build_body;
+use crate::dynamics::body::{build_body, check_transform, check_vector};
 use crate::dynamics::contact::PairContact;
 use crate::dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
+use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::query::{contains_point, ray_cast, RayHit};
-use crate::Vec2;
 use std::collections::HashMap;
 
 /// World settings. `WorldConfig::default()`: gravity (0, −9.81) m/s², `dt` = 1/60 s, 4 substeps,
@@ -97,8 +97,11 @@ impl WorldConfig {
                 expected,
             })
         };
-        if !self.gravity.is_finite() {
-            return bad("gravity", self.gravity.x + self.gravity.y, "finite (m/s²)");
+        if !self.gravity.x.is_finite() {
+            return bad("gravity.x", self.gravity.x, "finite (m/s²)");
+        }
+        if !self.gravity.y.is_finite() {
+            return bad("gravity.y", self.gravity.y, "finite (m/s²)");
         }
         if !(self.dt.is_finite() && self.dt > 0.0) {
             return bad("dt", self.dt, "a positive, finite number of seconds");
@@ -358,15 +361,7 @@ impl World {
     pub fn set_transform(&mut self, id: BodyId, transform: Transform) -> Result<(), BodyError> {
         self.check(id)?;
         let label = self.label(id);
-        if !transform.is_finite()
-            || ((transform.rotation.cos.hypot(transform.rotation.sin)) - 1.0).abs() > 1e-9
-        {
-            return Err(BodyError::NonFinite {
-                body: label,
-                field: "transform",
-                value: transform.translation.x + transform.angle(),
-            });
-        }
+        check_transform(&label, &transform)?;
         let body = self.body_mut(id)?;
         body.pose = transform * Transform::from_translation(body.local_center);
         body.previous_pose = body.pose;
@@ -384,13 +379,8 @@ impl World {
     ) -> Result<(), BodyError> {
         self.check(id)?;
         let label = self.label(id);
-        if !linear.is_finite() || !angular.is_finite() {
-            return Err(BodyError::NonFinite {
-                body: label,
-                field: "velocity",
-                value: linear.x + linear.y + angular,
-            });
-        }
+        check_vector(&label, "linear velocity", linear)?;
+        check_vector(&label, "angular velocity", Vec2::new(angular, 0.0))?;
         let body = self.body_mut(id)?;
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
@@ -445,13 +435,8 @@ impl World {
     ) -> Result<(), BodyError> {
         self.check(id)?;
         let label = self.label(id);
-        if !v.is_finite() || !p.is_finite() {
-            return Err(BodyError::NonFinite {
-                body: label,
-                field,
-                value: v.x + v.y + p.x + p.y,
-            });
-        }
+        check_vector(&label, field, v)?;
+        check_vector(&label, "point", p)?;
         let kind = self.body(id).expect("checked").kind;
         if kind != BodyKind::Dynamic {
             return Err(BodyError::WrongKind {

@@ -46,7 +46,7 @@ impl World {
         self.refit_proxies();
         for slot in &mut self.slots {
             if let Some(b) = slot.body.as_mut() {
-                b.force = crate::Vec2::ZERO;
+                b.force = crate::math::Vec2::ZERO;
                 b.torque = 0.0;
             }
         }
@@ -154,7 +154,13 @@ impl World {
     }
 
     /// Records that bodies `a` and `b` (slots) began touching this step.
-    fn push_contact_begin(&mut self, a: u32, b: u32, normal: crate::Vec2, point: crate::Vec2) {
+    fn push_contact_begin(
+        &mut self,
+        a: u32,
+        b: u32,
+        normal: crate::math::Vec2,
+        point: crate::math::Vec2,
+    ) {
         self.events.contact_begin.push(ContactBegin {
             body_a: self.id_of(a),
             body_b: self.id_of(b),
