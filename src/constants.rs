@@ -40,24 +40,9 @@ pub(crate) const TOI_EXACT_STEP: Real = 1e-13;
 /// the scale of the contact tolerances below; too small makes stacks jitter.
 pub const LINEAR_SLOP: Real = 0.005;
 
-/// Overlap (metres) at which the continuous pass steps in for a pair that was touching at the
-/// start of its motion and presses deeper (a spinning body swinging its far end through a
-/// contact): half the slop, so that what it leaves to the solver ends within the slop.
-pub(crate) const DEEP_IMPACT_DEPTH: Real = 0.5 * LINEAR_SLOP;
-
-/// Deepening (metres) below which such a pressing pair is left to the solver: the closing speed
-/// times the rest of the step. A body pressed between two others (a box landing on one that lies
-/// on the ground) is resolved pair by pair, each round removing only part of the closing speed,
-/// and round-off leaves closing speeds of 1e-14 m/s: without a floor the rounds never end.
-pub(crate) const DEEP_IMPACT_TOLERANCE: Real = 0.01 * LINEAR_SLOP;
-
 /// Gap (metres) within which a pair gets a speculative manifold at the start of a step, so the
 /// solver stops it before it touches. Pairs farther apart are the continuous pass's.
 pub const SPECULATIVE_DISTANCE: Real = 4.0 * LINEAR_SLOP;
-
-/// Margin (metres) added around a body's box in the broad phase, so small motions need no tree
-/// update. Larger margins mean fewer updates but more candidate pairs.
-pub(crate) const AABB_MARGIN: Real = 0.1;
 
 /// Default solver substeps per step (Box2D v3's soft step): more is stiffer and costlier.
 pub const DEFAULT_SUBSTEPS: u32 = 4;

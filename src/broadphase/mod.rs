@@ -1,9 +1,219 @@
-//! Broad phase: a dynamic AABB tree that finds candidate pairs without O(n²) work.
+//! Broad phase: finds the pairs of bodies whose boxes overlap without O(n²) work.
 //!
-//! The world keeps two trees: one for static bodies, which never change and cost nothing per step,
-//! and one for moving bodies, whose fat boxes are updated only when a body leaves its box (or, for a
-//! fast body, to its swept box for the continuous pass).
+//! [`DynamicTree`] is the bounding-volume hierarchy (Box2D's `b2DynamicTree`). [`BroadPhase`] owns
+//! one tree per proxy type (static, kinematic, dynamic: static proxies never move and cost nothing
+//! per step), the *move buffer* (proxies created, moved or enlarged since the last pair update) and
+//! the *pair buffer* of the last update, as Box2D v3's `broad_phase.c` does. It is the one place
+//! where a shape's box is fattened: every proxy holds the shape's box grown by half the speculative
+//! distance (so two shapes within the speculative distance always have overlapping proxies) plus
+//! [`AABB_MARGIN`] (so small motions need no tree update).
+//!
+//! The broad phase knows nothing of bodies: a proxy carries a `u32` chosen by its owner (the world
+//! stores the body's key) and a [`ProxyType`]. Pairs are reported only between types that can
+//! collide: at least one of the two is dynamic.
 
 mod tree;
 
 pub use tree::{DynamicTree, ProxyId};
+
+use crate::constants::SPECULATIVE_DISTANCE;
+use crate::math::{Aabb, Real, Vec2};
+
+/// Margin (metres) added around a proxy's box so small motions need no tree update. Larger margins
+/// mean fewer updates but more candidate pairs.
+pub(crate) const AABB_MARGIN: Real = 0.1;
+
+/// Half the speculative distance (metres): two boxes grown by it overlap whenever their shapes are
+/// within the speculative distance, which keeps every such pair in the contact set.
+const PAIR_MARGIN: Real = SPECULATIVE_DISTANCE / 2.0;
+
+/// What a proxy's owner is, which decides the tree it lives in and what it can pair with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ProxyType {
+    /// Never moves; pairs only with dynamic proxies.
+    Static = 0,
+    /// Moves with a prescribed velocity; pairs only with dynamic proxies.
+    Kinematic = 1,
+    /// Moves under forces and contacts; pairs with everything.
+    Dynamic = 2,
+}
+
+impl ProxyType {
+    /// The trees holding proxies this type can pair with.
+    fn partners(self) -> &'static [ProxyType] {
+        match self {
+            ProxyType::Dynamic => &[ProxyType::Static, ProxyType::Kinematic, ProxyType::Dynamic],
+            ProxyType::Static | ProxyType::Kinematic => &[ProxyType::Dynamic],
+        }
+    }
+}
+
+/// A proxy's handle: its tree and its leaf. Stable until the proxy is destroyed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ProxyKey {
+    kind: ProxyType,
+    id: ProxyId,
+}
+
+/// The broad phase of a world: trees by proxy type, the move buffer and the pair buffer (see the
+/// module notes). Boxes are world boxes in metres.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BroadPhase {
+    trees: [DynamicTree<u32>; 3],
+    /// Proxies created, moved or enlarged since the last [`BroadPhase::update_pairs`].
+    move_buffer: Vec<ProxyKey>,
+    /// The new pairs of the last update: `(lower value, higher value)`, sorted, no duplicates.
+    pairs: Vec<(u32, u32)>,
+}
+
+impl BroadPhase {
+    fn tree(&self, kind: ProxyType) -> &DynamicTree<u32> {
+        &self.trees[kind as usize]
+    }
+
+    fn tree_mut(&mut self, kind: ProxyType) -> &mut DynamicTree<u32> {
+        &mut self.trees[kind as usize]
+    }
+
+    /// The proxy box for a shape box: grown by the pair margin and the fat margin.
+    fn fatten(aabb: &Aabb) -> Aabb {
+        aabb.grown(PAIR_MARGIN + AABB_MARGIN)
+    }
+
+    /// Adds a proxy for a shape whose world box is `aabb`; `value` comes back in pairs and queries.
+    pub fn create_proxy(&mut self, aabb: &Aabb, kind: ProxyType, value: u32) -> ProxyKey {
+        let id = self.tree_mut(kind).insert(Self::fatten(aabb), value);
+        let key = ProxyKey { kind, id };
+        self.move_buffer.push(key);
+        key
+    }
+
+    /// Removes a proxy (and forgets that it moved).
+    pub fn destroy_proxy(&mut self, key: ProxyKey) {
+        self.tree_mut(key.kind).remove(key.id);
+        self.move_buffer.retain(|&k| k != key);
+    }
+
+    /// The stored (fat) box of a proxy.
+    pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
+        self.tree(key.kind).fat_aabb(key.id)
+    }
+
+    /// Places a proxy anew for a shape box `aabb` (after a teleport), whatever its old box.
+    pub fn reset_proxy(&mut self, key: ProxyKey, aabb: &Aabb) {
+        let fat = Self::fatten(aabb);
+        self.tree_mut(key.kind).set_fat_aabb(key.id, fat);
+        self.move_buffer.push(key);
+    }
+
+    /// Follows a shape whose box is now `aabb` (the end-of-step refit): the proxy is re-inserted
+    /// when the shape left its fat box, or when the fat box is far too big for it (after a fast step
+    /// enlarged it to the swept box). Returns whether it was re-inserted.
+    pub fn move_proxy(&mut self, key: ProxyKey, aabb: &Aabb) -> bool {
+        let tight = aabb.grown(PAIR_MARGIN);
+        let tree = self.tree_mut(key.kind);
+        let fat = tree.fat_aabb(key.id);
+        let oversized = fat.perimeter() > 2.0 * tight.grown(AABB_MARGIN).perimeter();
+        let moved = if oversized {
+            tree.set_fat_aabb(key.id, tight.grown(AABB_MARGIN));
+            true
+        } else {
+            tree.move_proxy(key.id, tight, AABB_MARGIN)
+        };
+        if moved {
+            self.move_buffer.push(key);
+        }
+        moved
+    }
+
+    /// Makes a proxy's box hold `swept` (a box around a fast shape's motion), growing it only if
+    /// needed. A grown box can reach proxies it did not reach before, so it joins the move buffer:
+    /// the next pair update must query it. Returns whether it grew.
+    pub fn enlarge_proxy(&mut self, key: ProxyKey, swept: &Aabb) -> bool {
+        let need = swept.grown(PAIR_MARGIN);
+        let tree = self.tree_mut(key.kind);
+        if tree.fat_aabb(key.id).contains(&need) {
+            return false;
+        }
+        tree.set_fat_aabb(key.id, need.grown(AABB_MARGIN));
+        self.move_buffer.push(key);
+        true
+    }
+
+    /// Finds the new pairs: every pair of proxies whose fat boxes overlap, at least one of which is
+    /// in the move buffer, that can collide by type and that `tracked` does not already know.
+    /// Returns them as `(lower value, higher value)`, sorted, without duplicates; empties the move
+    /// buffer.
+    pub fn update_pairs(&mut self, tracked: impl Fn(u32, u32) -> bool) -> &[(u32, u32)] {
+        let mut moved = std::mem::take(&mut self.move_buffer);
+        moved.sort_unstable_by_key(|k| (k.kind as u8, k.id));
+        moved.dedup();
+        self.pairs.clear();
+        for &key in &moved {
+            let tree = self.tree(key.kind);
+            let value = *tree.value(key.id);
+            let fat = tree.fat_aabb(key.id);
+            for &partner in key.kind.partners() {
+                self.trees[partner as usize].query(&fat, |_, &other| {
+                    if other != value {
+                        self.pairs.push((value.min(other), value.max(other)));
+                    }
+                    true
+                });
+            }
+        }
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        self.pairs.retain(|&(a, b)| !tracked(a, b));
+        moved.clear();
+        self.move_buffer = moved;
+        &self.pairs
+    }
+
+    /// Calls `f` with the value of every proxy whose fat box overlaps `aabb`, in every tree;
+    /// `f` returns `false` to stop.
+    pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(u32) -> bool) {
+        for tree in &self.trees {
+            let mut go_on = true;
+            tree.query(aabb, |_, &v| {
+                go_on = f(v);
+                go_on
+            });
+            if !go_on {
+                return;
+            }
+        }
+    }
+
+    /// Like [`BroadPhase::query`], but only over the proxies a proxy of type `kind` can pair with.
+    pub fn query_partners(&self, aabb: &Aabb, kind: ProxyType, mut f: impl FnMut(u32)) {
+        for &partner in kind.partners() {
+            self.tree(partner).query(aabb, |_, &v| {
+                f(v);
+                true
+            });
+        }
+    }
+
+    /// Casts the ray `origin + s · translation`, `s ∈ [0, 1]`, through every tree. `f` gets each
+    /// proxy value whose box the ray reaches and the current `max_s`, and returns the new `max_s`
+    /// (the fraction of a hit, to clip the ray), or a negative number to stop.
+    pub fn ray_cast(&self, origin: Vec2, translation: Vec2, mut f: impl FnMut(u32, Real) -> Real) {
+        let mut max_s = 1.0;
+        for tree in &self.trees {
+            let mut stopped = false;
+            tree.ray_cast(origin, translation, max_s, |_, &v, max| {
+                let s = f(v, max);
+                if s < 0.0 {
+                    stopped = true;
+                } else {
+                    max_s = max_s.min(s);
+                }
+                s
+            });
+            if stopped {
+                return;
+            }
+        }
+    }
+}

@@ -95,6 +95,14 @@ impl PairContact {
         !self.impact && self.has_points()
     }
 
+    /// The normal and point of the first manifold point, if any (world).
+    pub fn first_point(&self) -> Option<(Vec2, Vec2)> {
+        self.manifolds
+            .iter()
+            .find(|m| m.count > 0)
+            .map(|m| (m.normal, m.points[0].point))
+    }
+
     /// The smallest separation over all points (metres), or infinity.
     pub fn min_separation(&self) -> Real {
         self.manifolds

@@ -28,43 +28,61 @@ use crate::math::Vec2;
 use crate::math::{Real, Rot};
 use crate::query::MAX_MANIFOLD_POINTS;
 
-/// Velocity and position-delta state of one body during a step.
+/// The hot state of one moving body during a step: only what the contact loop reads and writes
+/// (64 bytes, one cache line). Index 0 of the state array is one shared entry for every static
+/// body (zero velocity, identity deltas), never written.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyState {
+    /// Linear velocity (m/s, world).
     pub v: Vec2,
+    /// Angular velocity (rad/s).
     pub w: Real,
+    /// [`BodyState::DYNAMIC`] for bodies that forces and contacts move.
+    pub flags: u32,
     /// Translation since the start of the step (metres).
     pub dp: Vec2,
     /// Rotation since the start of the step.
     pub dq: Rot,
-    /// Total angle turned since the start of the step (radians, unwrapped).
-    pub angle: Real,
-    pub inv_mass: Real,
-    pub inv_inertia: Real,
-    /// Per-substep velocity change from gravity and forces (m/s) and from torque (rad/s).
-    pub dv: Vec2,
-    pub dw: Real,
-    /// Damping factors per substep.
-    pub linear_damping: Real,
-    pub angular_damping: Real,
-    /// Whether the body moves at all (dynamic or kinematic).
-    pub moves: bool,
 }
 
 impl BodyState {
+    /// Flag: velocity responds to gravity, forces and contacts (a dynamic body).
+    pub const DYNAMIC: u32 = 1;
+
+    /// The shared state of static bodies (and the start state of every body).
     pub const STATIC: Self = Self {
         v: Vec2::ZERO,
         w: 0.0,
+        flags: 0,
         dp: Vec2::ZERO,
         dq: Rot::IDENTITY,
-        angle: 0.0,
-        inv_mass: 0.0,
-        inv_inertia: 0.0,
+    };
+}
+
+/// The cold part of a moving body's solver data, indexed like the states: what the integration
+/// loops need once per substep.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodySim {
+    /// Per-substep velocity change from gravity and forces (m/s).
+    pub dv: Vec2,
+    /// Per-substep angular velocity change from torque (rad/s).
+    pub dw: Real,
+    /// Linear damping factor per substep.
+    pub linear_damping: Real,
+    /// Angular damping factor per substep.
+    pub angular_damping: Real,
+    /// Total angle turned since the start of the step (radians, unwrapped).
+    pub angle: Real,
+}
+
+impl BodySim {
+    /// The entry of static bodies (and of kinematic ones: no forces, no damping).
+    pub const STATIC: Self = Self {
         dv: Vec2::ZERO,
         dw: 0.0,
         linear_damping: 1.0,
         angular_damping: 1.0,
-        moves: false,
+        angle: 0.0,
     };
 }
 
@@ -85,11 +103,19 @@ pub(crate) struct ConstraintPoint {
     pub relative_velocity: Real,
 }
 
-/// A contact constraint: one manifold between two bodies.
+/// A contact constraint: one manifold between two bodies, with their inverse masses.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactConstraint {
+    /// Solver state index of body A (0: a static body).
     pub a: usize,
+    /// Solver state index of body B.
     pub b: usize,
+    /// Inverse mass (1/kg) and inverse inertia (1/(kg·m²)) of A; zero for static and kinematic.
+    pub inv_mass_a: Real,
+    pub inv_inertia_a: Real,
+    /// Inverse mass and inverse inertia of B.
+    pub inv_mass_b: Real,
+    pub inv_inertia_b: Real,
     pub normal: Vec2,
     pub friction: Real,
     pub restitution: Real,
@@ -144,11 +170,13 @@ pub(crate) struct SolverSettings {
 
 /// A contact solver over the shared constraint type, so solvers can be swapped and compared.
 pub(crate) trait ContactSolver {
-    /// Advances `states` by one step, solving `constraints`.
+    /// Advances `states` (with their cold data `sims`, same indices) by one step, solving
+    /// `constraints`.
     fn solve(
         &mut self,
         settings: &SolverSettings,
         states: &mut [BodyState],
+        sims: &mut [BodySim],
         constraints: &mut [ContactConstraint],
     );
 }
@@ -162,6 +190,7 @@ impl ContactSolver for SoftStepSolver {
         &mut self,
         settings: &SolverSettings,
         states: &mut [BodyState],
+        sims: &mut [BodySim],
         constraints: &mut [ContactConstraint],
     ) {
         let n = settings.substeps.max(1);
@@ -172,10 +201,10 @@ impl ContactSolver for SoftStepSolver {
         let static_soft = Softness::new(2.0 * hertz, settings.damping_ratio, h);
         prepare(states, constraints, soft, static_soft);
         for _ in 0..n {
-            integrate_velocities(states);
+            integrate_velocities(states, sims);
             warm_start(states, constraints);
             solve_contacts(states, constraints, inv_h, settings.push_velocity, true);
-            integrate_positions(states, h);
+            integrate_positions(states, sims, h);
             solve_contacts(states, constraints, inv_h, settings.push_velocity, false);
         }
         apply_restitution(states, constraints, settings.restitution_threshold);
@@ -229,7 +258,7 @@ fn prepare(
 ) {
     for c in constraints.iter_mut() {
         let (sa, sb) = (&states[c.a], &states[c.b]);
-        let (ma, ia, mb, ib) = (sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia);
+        let (ma, ia, mb, ib) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
         c.soft = if ma == 0.0 || mb == 0.0 {
             static_soft
         } else {
@@ -254,48 +283,78 @@ fn prepare(
     }
 }
 
-fn integrate_velocities(states: &mut [BodyState]) {
-    for s in states.iter_mut() {
-        if s.inv_mass == 0.0 && s.inv_inertia == 0.0 {
-            continue; // static or kinematic: velocity is prescribed
+fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim]) {
+    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
+        if s.flags & BodyState::DYNAMIC == 0 {
+            continue; // kinematic: velocity is prescribed
         }
-        s.v = s.dv + s.linear_damping * s.v;
-        s.w = s.dw + s.angular_damping * s.w;
+        s.v = sim.dv + sim.linear_damping * s.v;
+        s.w = sim.dw + sim.angular_damping * s.w;
     }
 }
 
-fn integrate_positions(states: &mut [BodyState], h: Real) {
-    for s in states.iter_mut() {
-        if !s.moves {
-            continue;
-        }
+/// Moves every body but the shared static entry (index 0) by one substep `h`.
+fn integrate_positions(states: &mut [BodyState], sims: &mut [BodySim], h: Real) {
+    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
         s.dp += h * s.v;
         let turn = h * s.w;
         if turn != 0.0 {
-            s.angle += turn;
+            sim.angle += turn;
             // Exact rotation: spinning bodies may turn many radians in one substep.
             s.dq = Rot::from_angle(turn).mul_rot(s.dq);
         }
     }
 }
 
+/// The two bodies of a constraint: state indices and inverse masses.
+#[derive(Clone, Copy)]
+struct Pair {
+    a: usize,
+    b: usize,
+    ma: Real,
+    ia: Real,
+    mb: Real,
+    ib: Real,
+}
+
+impl Pair {
+    #[inline]
+    fn of(c: &ContactConstraint) -> Self {
+        Self {
+            a: c.a,
+            b: c.b,
+            ma: c.inv_mass_a,
+            ia: c.inv_inertia_a,
+            mb: c.inv_mass_b,
+            ib: c.inv_inertia_b,
+        }
+    }
+}
+
+/// Applies `impulse` at offsets `ra`, `rb` (−impulse to A, +impulse to B); bodies that do not
+/// respond (static, kinematic) are not written.
 #[inline]
-fn apply(states: &mut [BodyState], a: usize, b: usize, ra: Vec2, rb: Vec2, impulse: Vec2) {
-    let sa = &mut states[a];
-    sa.v -= sa.inv_mass * impulse;
-    sa.w -= sa.inv_inertia * cross(ra, impulse);
-    let sb = &mut states[b];
-    sb.v += sb.inv_mass * impulse;
-    sb.w += sb.inv_inertia * cross(rb, impulse);
+fn apply(states: &mut [BodyState], pair: &Pair, ra: Vec2, rb: Vec2, impulse: Vec2) {
+    if pair.ma != 0.0 || pair.ia != 0.0 {
+        let sa = &mut states[pair.a];
+        sa.v -= pair.ma * impulse;
+        sa.w -= pair.ia * cross(ra, impulse);
+    }
+    if pair.mb != 0.0 || pair.ib != 0.0 {
+        let sb = &mut states[pair.b];
+        sb.v += pair.mb * impulse;
+        sb.w += pair.ib * cross(rb, impulse);
+    }
 }
 
 fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint]) {
     for c in constraints {
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
+        let pair = Pair::of(c);
         for p in &c.points[..c.count] {
             let impulse = p.normal_impulse * n + p.tangent_impulse * t;
-            apply(states, c.a, c.b, p.anchor_a, p.anchor_b, impulse);
+            apply(states, &pair, p.anchor_a, p.anchor_b, impulse);
         }
     }
 }
@@ -318,7 +377,7 @@ fn solve_contacts(
         // Work on local copies of both bodies' state; write back once.
         let sa = states[a];
         let sb = states[b];
-        let (ma, ia, mb, ib) = (sa.inv_mass, sa.inv_inertia, sb.inv_mass, sb.inv_inertia);
+        let (ma, ia, mb, ib) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
         let (mut va, mut wa, mut vb, mut wb) = (sa.v, sa.w, sb.v, sb.w);
         let d = sb.dp - sa.dp;
         // Non-penetration.
@@ -387,13 +446,14 @@ fn apply_restitution(
             continue;
         }
         let n = c.normal;
+        let pair = Pair::of(c);
         for p in &mut c.points[..c.count] {
             // Only points that closed fast and actually pushed.
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let (sa, sb) = (&states[c.a], &states[c.b]);
+            let (sa, sb) = (&states[pair.a], &states[pair.b]);
             let dv = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb);
             let vn = dv.dot(n);
             let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
@@ -401,7 +461,10 @@ fn apply_restitution(
             let applied = new_impulse - p.normal_impulse;
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply(states, c.a, c.b, ra, rb, applied * n);
+            apply(states, &pair, ra, rb, applied * n);
         }
     }
 }
+
+// The hot state stays one cache line.
+const _: () = assert!(std::mem::size_of::<BodyState>() == 64);

@@ -1,5 +1,6 @@
 //! Events a step reports: contacts beginning and ending, and impacts found by the continuous pass.
 
+use super::step::Clock;
 use crate::dynamics::BodyId;
 use crate::math::Real;
 use crate::math::Vec2;
@@ -24,8 +25,8 @@ pub struct ContactBegin {
     pub point: Vec2,
 }
 
-/// Two bodies stopped touching (no manifold point within the speculative distance), or one of
-/// them was removed.
+/// Two bodies stopped touching: no manifold point within the speculative distance, or their
+/// broad-phase boxes separated. (Removing a body drops its contacts without this event.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactEnd {
     /// First body.
@@ -74,7 +75,7 @@ pub struct StepEvents {
     /// the impact budget ran out or a contact could not be resolved in time): each stopped at a
     /// pose that overlaps nothing past the slop, with its velocity zeroed. Never tunnelling, but
     /// not physical: momentum is not conserved for these bodies. Normally empty.
-    pub held: Vec<crate::dynamics::BodyId>,
+    pub held: Vec<BodyId>,
 }
 
 impl StepEvents {
@@ -93,5 +94,43 @@ impl StepEvents {
             && self.contact_end.is_empty()
             && self.impacts.is_empty()
             && self.held.is_empty()
+    }
+}
+
+impl StepEvents {
+    /// Records that two bodies began touching in the step that `clock` is running.
+    pub(crate) fn contact_began(
+        &mut self,
+        body_a: BodyId,
+        body_b: BodyId,
+        clock: &Clock,
+        normal: Vec2,
+        point: Vec2,
+    ) {
+        self.contact_begin.push(ContactBegin {
+            body_a,
+            body_b,
+            step: clock.step,
+            time: clock.time,
+            normal,
+            point,
+        });
+    }
+
+    /// Records that two bodies stopped touching in the step that `clock` is running.
+    pub(crate) fn contact_ended(&mut self, body_a: BodyId, body_b: BodyId, clock: &Clock) {
+        self.contact_end.push(ContactEnd {
+            body_a,
+            body_b,
+            step: clock.step,
+            time: clock.time,
+        });
+    }
+
+    /// Records that the continuous pass held a body still (once per body and step).
+    pub(crate) fn body_held(&mut self, id: BodyId) {
+        if !self.held.contains(&id) {
+            self.held.push(id);
+        }
     }
 }

@@ -1,198 +1,60 @@
 //! The world: bodies, a fixed-timestep pipeline, events and queries.
 //!
-//! One [`World::step`] advances every body by exactly `dt` seconds (see `step.rs` for the pipeline
-//! and `docs/simulation.md`); [`World::advance`] accumulates real time and runs whole steps, returning
-//! the fraction of a step left over for interpolated rendering. Bodies are addressed by generational
-//! [`BodyId`]s. Every setter validates its input and leaves the world unchanged on error.
+//! A [`World`] is made of parts that a step borrows separately (see `docs/architecture.md`):
+//!
+//! * `body_set.rs`: the bodies, densely stored, with generational [`BodyId`]s;
+//! * `contact_set.rs`: the persistent contacts, one per pair of overlapping proxies;
+//! * the broad phase ([`crate::broadphase`]): trees, move buffer, pair finding;
+//! * `step.rs` (the pipeline), `solve.rs` (the solver's stages) and `continuous/` (the continuous
+//!   pass), working in reused step buffers;
+//! * `events.rs`: what the last step reports; `queries.rs`: ray, point and box queries.
+//!
+//! One [`World::step`] advances every body by exactly `dt` seconds (see `docs/simulation.md`);
+//! [`World::advance`] accumulates real time and runs whole steps, returning the fraction of a step
+//! left over for interpolated rendering. Every setter validates its input and leaves the world
+//! unchanged on error.
 
+mod body_set;
+mod config;
+mod contact_set;
 mod continuous;
 mod events;
+mod queries;
+mod solve;
 mod step;
 
+pub use config::{WorldConfig, WorldError};
 pub use events::{ContactBegin, ContactEnd, Impact, StepEvents};
+pub use queries::WorldRayHit;
 
-use crate::broadphase::{DynamicTree, ProxyId};
-use crate::constants::{
-    AABB_MARGIN, CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_PUSH_MAX_VELOCITY, DEFAULT_SUBSTEPS,
-    MAX_IMPACTS_PER_STEP, MAX_STEPS_PER_ADVANCE, RESTITUTION_THRESHOLD, SPECULATIVE_DISTANCE,
-};
+use crate::broadphase::{BroadPhase, ProxyType};
 use crate::dynamics::body::{build_body, check_transform, check_vector};
-use crate::dynamics::contact::PairContact;
 use crate::dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
-use crate::math::Vec2;
-use crate::math::{Aabb, Real, Transform};
-use crate::query::{contains_point, ray_cast, RayHit};
-use std::collections::HashMap;
-
-/// World settings. `WorldConfig::default()`: gravity (0, −9.81) m/s², `dt` = 1/60 s, 4 substeps,
-/// continuous collision on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldConfig {
-    /// Gravitational acceleration (m/s², world frame).
-    pub gravity: Vec2,
-    /// Fixed step (seconds, > 0).
-    pub dt: Real,
-    /// Solver substeps per step (≥ 1). Default [`DEFAULT_SUBSTEPS`].
-    pub substeps: u32,
-    /// Most steps one [`World::advance`] call runs (≥ 1); the rest of a long frame is dropped.
-    pub max_steps_per_advance: u32,
-    /// Run the continuous pass (time of impact for every pair that could tunnel). Default on.
-    pub continuous: bool,
-    /// Most impacts processed per step before motion is clamped at the safe time (≥ 1).
-    pub max_impacts_per_step: usize,
-    /// Contact stiffness (Hz, > 0). Default [`CONTACT_HERTZ`].
-    pub contact_hertz: Real,
-    /// Contact damping ratio (≥ 0). Default [`CONTACT_DAMPING_RATIO`].
-    pub contact_damping_ratio: Real,
-    /// Fastest overlap recovery (m/s, > 0). Default [`CONTACT_PUSH_MAX_VELOCITY`].
-    pub contact_push_velocity: Real,
-    /// Closing speed (m/s, ≥ 0) under which contacts do not bounce. Default
-    /// [`RESTITUTION_THRESHOLD`].
-    pub restitution_threshold: Real,
-}
-
-impl Default for WorldConfig {
-    fn default() -> Self {
-        Self {
-            gravity: Vec2::new(0.0, -9.81),
-            dt: 1.0 / 60.0,
-            substeps: DEFAULT_SUBSTEPS,
-            max_steps_per_advance: MAX_STEPS_PER_ADVANCE,
-            continuous: true,
-            max_impacts_per_step: MAX_IMPACTS_PER_STEP,
-            contact_hertz: CONTACT_HERTZ,
-            contact_damping_ratio: CONTACT_DAMPING_RATIO,
-            contact_push_velocity: CONTACT_PUSH_MAX_VELOCITY,
-            restitution_threshold: RESTITUTION_THRESHOLD,
-        }
-    }
-}
-
-/// Why a world operation was refused. The world is left as it was.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum WorldError {
-    /// A configuration value is out of range.
-    #[error("WorldConfig::{field} is {value}, but it must be {expected}")]
-    InvalidConfig {
-        /// The field.
-        field: &'static str,
-        /// Its value.
-        value: Real,
-        /// What it must be.
-        expected: &'static str,
-    },
-    /// `advance` was given a frame time that is negative or not finite.
-    #[error("frame time {0} s is not a finite, non-negative number of seconds")]
-    InvalidFrameTime(Real),
-}
-
-impl WorldConfig {
-    /// Checks every field, naming the first bad one.
-    pub fn validate(&self) -> Result<(), WorldError> {
-        let bad = |field, value, expected| {
-            Err(WorldError::InvalidConfig {
-                field,
-                value,
-                expected,
-            })
-        };
-        if !self.gravity.x.is_finite() {
-            return bad("gravity.x", self.gravity.x, "finite (m/s²)");
-        }
-        if !self.gravity.y.is_finite() {
-            return bad("gravity.y", self.gravity.y, "finite (m/s²)");
-        }
-        if !(self.dt.is_finite() && self.dt > 0.0) {
-            return bad("dt", self.dt, "a positive, finite number of seconds");
-        }
-        if self.substeps == 0 {
-            return bad("substeps", 0.0, "at least 1");
-        }
-        if self.max_steps_per_advance == 0 {
-            return bad("max_steps_per_advance", 0.0, "at least 1");
-        }
-        if self.max_impacts_per_step == 0 {
-            return bad("max_impacts_per_step", 0.0, "at least 1");
-        }
-        if !(self.contact_hertz.is_finite() && self.contact_hertz > 0.0) {
-            return bad("contact_hertz", self.contact_hertz, "positive (Hz)");
-        }
-        if !(self.contact_damping_ratio.is_finite() && self.contact_damping_ratio >= 0.0) {
-            return bad(
-                "contact_damping_ratio",
-                self.contact_damping_ratio,
-                "zero or positive",
-            );
-        }
-        if !(self.contact_push_velocity.is_finite() && self.contact_push_velocity > 0.0) {
-            return bad(
-                "contact_push_velocity",
-                self.contact_push_velocity,
-                "positive (m/s)",
-            );
-        }
-        if !(self.restitution_threshold.is_finite() && self.restitution_threshold >= 0.0) {
-            return bad(
-                "restitution_threshold",
-                self.restitution_threshold,
-                "zero or positive (m/s)",
-            );
-        }
-        Ok(())
-    }
-}
-
-/// Which broad-phase tree holds a body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TreeKind {
-    Static,
-    Moving,
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct Slot {
-    pub generation: u32,
-    pub body: Option<Body>,
-    pub proxy: Option<(TreeKind, ProxyId)>,
-}
-
-/// A ray-cast hit on a body.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldRayHit {
-    /// The body hit.
-    pub body: BodyId,
-    /// Where and how: fraction of the ray, point and surface normal (world).
-    pub hit: RayHit,
-}
+use crate::math::{Real, Transform, Vec2};
+use body_set::BodySet;
+use contact_set::ContactSet;
+use step::{Clock, StepBuffers};
 
 /// A 2D rigid-body world with continuous collision. See the module notes.
 #[derive(Clone, Debug)]
 pub struct World {
-    pub(crate) config: WorldConfig,
-    pub(crate) slots: Vec<Slot>,
-    pub(crate) free: Vec<u32>,
-    pub(crate) live: usize,
-    pub(crate) moving_tree: DynamicTree<u32>,
-    pub(crate) static_tree: DynamicTree<u32>,
-    pub(crate) contacts: Vec<PairContact>,
-    pub(crate) contact_index: HashMap<(u32, u32), usize>,
-    /// Bodies whose broad-phase box was re-inserted since pairs were last updated.
-    pub(crate) moved: Vec<u32>,
-    pub(crate) events: StepEvents,
-    pub(crate) accumulator: Real,
-    pub(crate) time: Real,
-    pub(crate) step_count: u64,
-    /// Buffers the step reuses (solver state, constraints, turned angles).
-    pub(crate) scratch: StepScratch,
+    config: WorldConfig,
+    bodies: BodySet,
+    contacts: ContactSet,
+    broad_phase: BroadPhase,
+    /// Buffers the step reuses, so a step allocates nothing once they have grown.
+    buffers: StepBuffers,
+    events: StepEvents,
+    clock: Clock,
 }
 
-/// Per-step working buffers, kept between steps so a step allocates nothing once they have grown.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct StepScratch {
-    pub states: Vec<crate::dynamics::solver::BodyState>,
-    pub constraints: Vec<crate::dynamics::solver::ContactConstraint>,
-    pub angles: Vec<Real>,
+/// The broad-phase proxy type of a body kind.
+pub(crate) fn proxy_type(kind: BodyKind) -> ProxyType {
+    match kind {
+        BodyKind::Static => ProxyType::Static,
+        BodyKind::Kinematic => ProxyType::Kinematic,
+        BodyKind::Dynamic => ProxyType::Dynamic,
+    }
 }
 
 impl World {
@@ -212,19 +74,12 @@ impl World {
         config.validate()?;
         Ok(World {
             config,
-            slots: Vec::new(),
-            free: Vec::new(),
-            live: 0,
-            moving_tree: DynamicTree::new(),
-            static_tree: DynamicTree::new(),
-            contacts: Vec::new(),
-            contact_index: HashMap::new(),
-            moved: Vec::new(),
+            bodies: BodySet::default(),
+            contacts: ContactSet::default(),
+            broad_phase: BroadPhase::default(),
+            buffers: StepBuffers::default(),
             events: StepEvents::default(),
-            accumulator: 0.0,
-            time: 0.0,
-            step_count: 0,
-            scratch: StepScratch::default(),
+            clock: Clock::default(),
         })
     }
 
@@ -244,128 +99,74 @@ impl World {
     /// Simulated time (seconds) since the world was created.
     #[must_use]
     pub fn time(&self) -> Real {
-        self.time
+        self.clock.time
     }
 
     /// Number of steps run.
     #[must_use]
     pub fn step_count(&self) -> u64 {
-        self.step_count
+        self.clock.step
     }
 
     /// Number of bodies.
     #[must_use]
     pub fn body_count(&self) -> usize {
-        self.live
+        self.bodies.len()
     }
 
-    /// Adds a body. Errors (world unchanged): non-finite numbers, density ≤ 0 on a dynamic body,
-    /// negative or non-finite restitution, friction or damping.
+    /// Adds a body. Errors (world unchanged): non-finite numbers, a rotation that is not a unit
+    /// rotation, density ≤ 0 on a dynamic body, negative or non-finite restitution, friction or
+    /// damping.
     pub fn add_body(&mut self, def: BodyDef) -> Result<BodyId, BodyError> {
-        let index = self.free.last().copied().unwrap_or(self.slots.len() as u32);
-        let body = build_body(def, &format!("#{index}"))?;
-        let index = match self.free.pop() {
-            Some(i) => i,
-            None => {
-                self.slots.push(Slot {
-                    generation: 0,
-                    body: None,
-                    proxy: None,
-                });
-                (self.slots.len() - 1) as u32
-            }
-        };
-        let fat = body.aabb().grown(SPECULATIVE_DISTANCE / 2.0 + AABB_MARGIN);
-        let proxy = if body.kind == BodyKind::Static {
-            (TreeKind::Static, self.static_tree.insert(fat, index))
-        } else {
-            (TreeKind::Moving, self.moving_tree.insert(fat, index))
-        };
-        let slot = &mut self.slots[index as usize];
-        slot.body = Some(body);
-        slot.proxy = Some(proxy);
-        self.live += 1;
-        self.moved.push(index);
-        Ok(BodyId {
-            index,
-            generation: slot.generation,
-        })
+        let key = self.bodies.next_key();
+        let body = build_body(def, &format!("#{key}"))?;
+        let proxy = self
+            .broad_phase
+            .create_proxy(&body.aabb(), proxy_type(body.kind), key);
+        Ok(self.bodies.insert(body, proxy))
     }
 
-    /// Removes a body; its id (and any copy of it) is rejected from now on. Its contacts end.
+    /// Removes a body; its id (and any copy of it) is rejected from now on. Its contacts are
+    /// dropped (no contact-end event is reported for them).
     pub fn remove_body(&mut self, id: BodyId) -> Result<Body, BodyError> {
-        self.check(id)?;
-        let slot = &mut self.slots[id.index as usize];
-        let body = slot.body.take().expect("checked");
-        if let Some((tree, proxy)) = slot.proxy.take() {
-            match tree {
-                TreeKind::Static => self.static_tree.remove(proxy),
-                TreeKind::Moving => self.moving_tree.remove(proxy),
-            };
-        }
-        slot.generation = slot.generation.wrapping_add(1);
-        self.free.push(id.index);
-        self.live -= 1;
-        self.moved.retain(|&i| i != id.index);
-        self.destroy_contacts_of(id.index);
+        let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
+        let (body, proxy) = self.bodies.remove(id).ok_or(BodyError::UnknownBody(id))?;
+        self.broad_phase.destroy_proxy(proxy);
+        self.contacts.remove_involving(key);
         Ok(body)
     }
 
     /// The body with this id, or `None` if it was removed.
     #[must_use]
     pub fn body(&self, id: BodyId) -> Option<&Body> {
-        let slot = self.slots.get(id.index as usize)?;
-        if slot.generation != id.generation {
-            return None;
-        }
-        slot.body.as_ref()
+        self.bodies.get(id)
     }
 
-    /// Every live body with its id, in slot order.
+    /// Every live body with its id, in storage order (creation order until a body is removed:
+    /// removing one moves the last body into its place).
     pub fn bodies(&self) -> impl Iterator<Item = (BodyId, &Body)> {
-        self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.body.as_ref().map(|b| {
-                (
-                    BodyId {
-                        index: i as u32,
-                        generation: s.generation,
-                    },
-                    b,
-                )
-            })
-        })
+        self.bodies.iter().map(|(key, b)| (self.bodies.id(key), b))
     }
 
-    pub(crate) fn check(&self, id: BodyId) -> Result<(), BodyError> {
-        match self.slots.get(id.index as usize) {
-            Some(s) if s.generation == id.generation && s.body.is_some() => Ok(()),
-            _ => Err(BodyError::UnknownBody(id)),
-        }
-    }
-
-    fn body_mut(&mut self, id: BodyId) -> Result<&mut Body, BodyError> {
-        self.check(id)?;
-        Ok(self.slots[id.index as usize]
-            .body
-            .as_mut()
-            .expect("checked"))
-    }
-
-    fn label(&self, id: BodyId) -> String {
-        self.body(id)
-            .and_then(|b| b.name.clone())
-            .unwrap_or_else(|| format!("#{}", id.index))
+    /// The body, mutably, and its label for error messages; the error for a stale id.
+    fn body_mut(&mut self, id: BodyId) -> Result<(&mut Body, String), BodyError> {
+        let body = self.bodies.get_mut(id).ok_or(BodyError::UnknownBody(id))?;
+        let label = body
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("#{}", id.index));
+        Ok((body, label))
     }
 
     /// Teleports a body: its frame is placed at `transform` (validated; velocity kept).
     pub fn set_transform(&mut self, id: BodyId, transform: Transform) -> Result<(), BodyError> {
-        self.check(id)?;
-        let label = self.label(id);
+        let (body, label) = self.body_mut(id)?;
         check_transform(&label, &transform)?;
-        let body = self.body_mut(id)?;
         body.pose = transform * Transform::from_translation(body.local_center);
         body.previous_pose = body.pose;
-        self.refresh_proxy(id.index);
+        let aabb = body.aabb();
+        let key = id.index;
+        self.broad_phase.reset_proxy(self.bodies.proxy(key), &aabb);
         Ok(())
     }
 
@@ -377,11 +178,9 @@ impl World {
         linear: Vec2,
         angular: Real,
     ) -> Result<(), BodyError> {
-        self.check(id)?;
-        let label = self.label(id);
+        let (body, label) = self.body_mut(id)?;
         check_vector(&label, "linear velocity", linear)?;
         check_vector(&label, "angular velocity", Vec2::new(angular, 0.0))?;
-        let body = self.body_mut(id)?;
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -397,8 +196,7 @@ impl World {
     /// Applies a force (N, world) at a world point (metres) for the next step; accumulates.
     /// Ignored by non-dynamic bodies (returns an error saying so).
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), BodyError> {
-        self.check_dynamic_input(id, "force", force, point)?;
-        let body = self.body_mut(id)?;
+        let body = self.dynamic_input(id, "force", force, point)?;
         body.force += force;
         body.torque += (point - body.pose.translation).perp_dot(force);
         Ok(())
@@ -406,8 +204,8 @@ impl World {
 
     /// Applies a torque (N·m) for the next step; accumulates.
     pub fn apply_torque(&mut self, id: BodyId, torque: Real) -> Result<(), BodyError> {
-        self.check_dynamic_input(id, "torque", Vec2::new(torque, 0.0), Vec2::ZERO)?;
-        self.body_mut(id)?.torque += torque;
+        let body = self.dynamic_input(id, "torque", Vec2::new(torque, 0.0), Vec2::ZERO)?;
+        body.torque += torque;
         Ok(())
     }
 
@@ -418,70 +216,32 @@ impl World {
         impulse: Vec2,
         point: Vec2,
     ) -> Result<(), BodyError> {
-        self.check_dynamic_input(id, "impulse", impulse, point)?;
-        let body = self.body_mut(id)?;
+        let body = self.dynamic_input(id, "impulse", impulse, point)?;
         body.linear_velocity += body.inv_mass * impulse;
         body.angular_velocity +=
             body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
         Ok(())
     }
 
-    fn check_dynamic_input(
-        &self,
+    /// The dynamic body a force, torque or impulse `v` at `p` is for, once both are checked.
+    fn dynamic_input(
+        &mut self,
         id: BodyId,
         field: &'static str,
         v: Vec2,
         p: Vec2,
-    ) -> Result<(), BodyError> {
-        self.check(id)?;
-        let label = self.label(id);
+    ) -> Result<&mut Body, BodyError> {
+        let (body, label) = self.body_mut(id)?;
         check_vector(&label, field, v)?;
         check_vector(&label, "point", p)?;
-        let kind = self.body(id).expect("checked").kind;
-        if kind != BodyKind::Dynamic {
+        if body.kind != BodyKind::Dynamic {
             return Err(BodyError::WrongKind {
                 body: label,
-                kind,
+                kind: body.kind,
                 reason: "only dynamic bodies respond to forces and impulses",
             });
         }
-        Ok(())
-    }
-
-    /// Re-fits a body's broad-phase box after a teleport.
-    fn refresh_proxy(&mut self, index: u32) {
-        let slot = &self.slots[index as usize];
-        let (Some(body), Some((tree, proxy))) = (slot.body.as_ref(), slot.proxy) else {
-            return;
-        };
-        let fat = body.aabb().grown(SPECULATIVE_DISTANCE / 2.0 + AABB_MARGIN);
-        match tree {
-            TreeKind::Static => self.static_tree.set_fat_aabb(proxy, fat),
-            TreeKind::Moving => self.moving_tree.set_fat_aabb(proxy, fat),
-        }
-        self.moved.push(index);
-    }
-
-    pub(crate) fn destroy_contacts_of(&mut self, index: u32) {
-        let mut k = 0;
-        while k < self.contacts.len() {
-            let c = &self.contacts[k];
-            if c.a == index || c.b == index {
-                self.remove_contact(k);
-            } else {
-                k += 1;
-            }
-        }
-    }
-
-    /// Removes contact `k` (swap-remove), keeping the index map in sync.
-    pub(crate) fn remove_contact(&mut self, k: usize) {
-        let c = self.contacts.swap_remove(k);
-        self.contact_index.remove(&(c.a, c.b));
-        if k < self.contacts.len() {
-            let moved = &self.contacts[k];
-            self.contact_index.insert((moved.a, moved.b), k);
-        }
+        Ok(body)
     }
 
     /// Events of the last [`World::step`], or of every step of the last [`World::advance`].
@@ -506,135 +266,17 @@ impl World {
             return Err(WorldError::InvalidFrameTime(frame_time));
         }
         self.events.clear();
-        self.accumulator += frame_time;
+        self.clock.accumulator += frame_time;
         let dt = self.config.dt;
         let mut steps = 0;
-        while self.accumulator >= dt && steps < self.config.max_steps_per_advance {
+        while self.clock.accumulator >= dt && steps < self.config.max_steps_per_advance {
             self.step_once();
-            self.accumulator -= dt;
+            self.clock.accumulator -= dt;
             steps += 1;
         }
-        if self.accumulator >= dt {
-            self.accumulator %= dt; // drop what could not be simulated in time
+        if self.clock.accumulator >= dt {
+            self.clock.accumulator %= dt; // drop what could not be simulated in time
         }
-        Ok(self.accumulator / dt)
-    }
-
-    /// Casts a ray from `origin` along `translation` (world metres) and returns the nearest body hit.
-    #[must_use]
-    pub fn ray_cast(&self, origin: Vec2, translation: Vec2) -> Option<WorldRayHit> {
-        let mut best: Option<WorldRayHit> = None;
-        for tree in [&self.static_tree, &self.moving_tree] {
-            tree.ray_cast(origin, translation, 1.0, |_, &index, max| {
-                let slot = &self.slots[index as usize];
-                let body = slot.body.as_ref().expect("live proxy");
-                if let Some(hit) = ray_cast(&body.com_shape, &body.pose, origin, translation) {
-                    if hit.fraction <= max && best.is_none_or(|b| hit.fraction < b.hit.fraction) {
-                        best = Some(WorldRayHit {
-                            body: BodyId {
-                                index,
-                                generation: slot.generation,
-                            },
-                            hit,
-                        });
-                        return hit.fraction;
-                    }
-                }
-                max
-            });
-        }
-        best
-    }
-
-    /// The bodies containing the world point `p`.
-    #[must_use]
-    pub fn query_point(&self, p: Vec2) -> Vec<BodyId> {
-        let probe = Aabb { min: p, max: p };
-        let mut out = Vec::new();
-        self.query_proxies(&probe, |id, body| {
-            if contains_point(&body.com_shape, &body.pose, p) {
-                out.push(id);
-            }
-        });
-        out.sort();
-        out
-    }
-
-    /// The bodies whose world box overlaps `aabb`.
-    #[must_use]
-    pub fn query_aabb(&self, aabb: &Aabb) -> Vec<BodyId> {
-        let mut out = Vec::new();
-        self.query_proxies(aabb, |id, body| {
-            if body.aabb().overlaps(aabb) {
-                out.push(id);
-            }
-        });
-        out.sort();
-        out
-    }
-
-    fn query_proxies(&self, aabb: &Aabb, mut f: impl FnMut(BodyId, &Body)) {
-        for tree in [&self.static_tree, &self.moving_tree] {
-            tree.query(aabb, |_, &index| {
-                let slot = &self.slots[index as usize];
-                let id = BodyId {
-                    index,
-                    generation: slot.generation,
-                };
-                f(id, slot.body.as_ref().expect("live proxy"));
-                true
-            });
-        }
-    }
-
-    /// Number of body pairs whose broad-phase boxes overlap (contacts the narrow phase tracks).
-    #[must_use]
-    pub fn pair_count(&self) -> usize {
-        self.contacts.len()
-    }
-
-    /// Number of manifold points the solver saw in the last step (touching or speculative).
-    #[must_use]
-    pub fn contact_point_count(&self) -> usize {
-        self.contacts
-            .iter()
-            .flat_map(|c| c.manifolds.iter())
-            .map(|m| m.count)
-            .sum()
-    }
-
-    /// The deepest overlap between any two bodies at their current poses (metres, ≥ 0) and the
-    /// pair, or `None` when nothing overlaps. Exact shape queries over the pairs the broad phase
-    /// tracks (every pair within the speculative distance), so it costs a contact query per pair:
-    /// for analysis, not for every frame of a game.
-    #[must_use]
-    pub fn deepest_overlap(&self) -> Option<(Real, BodyId, BodyId)> {
-        let mut deepest: Option<(Real, BodyId, BodyId)> = None;
-        for c in &self.contacts {
-            let (Some(a), Some(b)) = (
-                self.slots[c.a as usize].body.as_ref(),
-                self.slots[c.b as usize].body.as_ref(),
-            ) else {
-                continue;
-            };
-            if let Some(k) = crate::query::contact(&a.com_shape, &a.pose, &b.com_shape, &b.pose) {
-                if k.depth > 0.0 && deepest.is_none_or(|d| k.depth > d.0) {
-                    deepest = Some((k.depth, self.id_of(c.a), self.id_of(c.b)));
-                }
-            }
-        }
-        deepest
-    }
-
-    /// Total kinetic energy of all bodies (J).
-    #[must_use]
-    pub fn kinetic_energy(&self) -> Real {
-        self.bodies().map(|(_, b)| b.kinetic_energy()).sum()
-    }
-
-    /// Total linear momentum of the dynamic bodies (kg·m/s).
-    #[must_use]
-    pub fn linear_momentum(&self) -> Vec2 {
-        self.bodies().map(|(_, b)| b.mass * b.linear_velocity).sum()
+        Ok(self.clock.accumulator / dt)
     }
 }

@@ -1,0 +1,143 @@
+//! The world's bodies: dense storage with generational ids.
+//!
+//! Bodies live contiguously in one `Vec` (so the step walks them without gaps); a slot table maps
+//! each body's stable *key* (the index of its [`BodyId`]) to its place in that `Vec` and holds the
+//! slot's generation and the body's broad-phase proxy. Removing a body moves the last one into its
+//! place and bumps the slot's generation, so stale ids are rejected. Inside the step, bodies are
+//! addressed by key: every key held by a contact, a proxy or a step buffer names a live body (they
+//! are dropped with the body), so [`BodySet::at`] needs no `Option`.
+
+use crate::broadphase::ProxyKey;
+use crate::dynamics::{Body, BodyId};
+
+/// Marks a slot with no body.
+const FREE: u32 = u32::MAX;
+
+#[derive(Clone, Debug)]
+struct Slot {
+    generation: u32,
+    /// Index into `BodySet::bodies`, or `FREE`.
+    dense: u32,
+    /// The body's broad-phase proxy (meaningless while the slot is free).
+    proxy: ProxyKey,
+}
+
+/// Live bodies, their ids and proxies (see the module notes).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BodySet {
+    slots: Vec<Slot>,
+    bodies: Vec<Body>,
+    /// Key of each dense body.
+    keys: Vec<u32>,
+    free: Vec<u32>,
+}
+
+impl BodySet {
+    /// Number of live bodies.
+    pub fn len(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// One past the largest key ever used: the length of per-key tables.
+    pub fn key_bound(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The key the next inserted body will get.
+    pub fn next_key(&self) -> u32 {
+        self.free.last().copied().unwrap_or(self.slots.len() as u32)
+    }
+
+    /// Stores a body with its proxy under [`BodySet::next_key`].
+    pub fn insert(&mut self, body: Body, proxy: ProxyKey) -> BodyId {
+        let dense = self.bodies.len() as u32;
+        let key = match self.free.pop() {
+            Some(key) => {
+                let slot = &mut self.slots[key as usize];
+                slot.dense = dense;
+                slot.proxy = proxy;
+                key
+            }
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    dense,
+                    proxy,
+                });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        self.bodies.push(body);
+        self.keys.push(key);
+        self.id(key)
+    }
+
+    /// Removes a body, returning it and its proxy; `None` for a stale id.
+    pub fn remove(&mut self, id: BodyId) -> Option<(Body, ProxyKey)> {
+        let key = self.key(id)?;
+        let slot = &mut self.slots[key as usize];
+        let dense = slot.dense as usize;
+        let proxy = slot.proxy;
+        slot.dense = FREE;
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(key);
+        let body = self.bodies.swap_remove(dense);
+        self.keys.swap_remove(dense);
+        if let Some(&moved) = self.keys.get(dense) {
+            self.slots[moved as usize].dense = dense as u32;
+        }
+        Some((body, proxy))
+    }
+
+    /// The key of a live body, or `None` for a stale id.
+    pub fn key(&self, id: BodyId) -> Option<u32> {
+        let slot = self.slots.get(id.index as usize)?;
+        (slot.generation == id.generation && slot.dense != FREE).then_some(id.index)
+    }
+
+    /// The id of the live body with this key.
+    pub fn id(&self, key: u32) -> BodyId {
+        BodyId {
+            index: key,
+            generation: self.slots[key as usize].generation,
+        }
+    }
+
+    /// The body with this id, or `None` if it was removed.
+    pub fn get(&self, id: BodyId) -> Option<&Body> {
+        self.key(id).map(|key| self.at(key))
+    }
+
+    /// The body with this id, mutably, or `None` if it was removed.
+    pub fn get_mut(&mut self, id: BodyId) -> Option<&mut Body> {
+        self.key(id).map(|key| self.at_mut(key))
+    }
+
+    /// The live body with this key.
+    #[inline]
+    pub fn at(&self, key: u32) -> &Body {
+        &self.bodies[self.slots[key as usize].dense as usize]
+    }
+
+    /// The live body with this key, mutably.
+    #[inline]
+    pub fn at_mut(&mut self, key: u32) -> &mut Body {
+        &mut self.bodies[self.slots[key as usize].dense as usize]
+    }
+
+    /// The broad-phase proxy of the live body with this key.
+    #[inline]
+    pub fn proxy(&self, key: u32) -> ProxyKey {
+        self.slots[key as usize].proxy
+    }
+
+    /// Every live body with its key, in storage order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &Body)> {
+        self.keys.iter().copied().zip(&self.bodies)
+    }
+
+    /// Every live body with its key, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut Body)> {
+        self.keys.iter().copied().zip(&mut self.bodies)
+    }
+}

@@ -1,0 +1,126 @@
+//! World settings ([`WorldConfig`]) with their validation, and the world's error type.
+
+use crate::constants::{
+    CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_PUSH_MAX_VELOCITY, DEFAULT_SUBSTEPS,
+    MAX_IMPACTS_PER_STEP, MAX_STEPS_PER_ADVANCE, RESTITUTION_THRESHOLD,
+};
+use crate::math::{Real, Vec2};
+
+/// World settings. `WorldConfig::default()`: gravity (0, −9.81) m/s², `dt` = 1/60 s, 4 substeps,
+/// continuous collision on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldConfig {
+    /// Gravitational acceleration (m/s², world frame).
+    pub gravity: Vec2,
+    /// Fixed step (seconds, > 0).
+    pub dt: Real,
+    /// Solver substeps per step (≥ 1). Default [`DEFAULT_SUBSTEPS`].
+    pub substeps: u32,
+    /// Most steps one [`World::advance`] call runs (≥ 1); the rest of a long frame is dropped.
+    pub max_steps_per_advance: u32,
+    /// Run the continuous pass (time of impact for every pair that could tunnel). Default on.
+    pub continuous: bool,
+    /// Most impacts processed per step before motion is clamped at the safe time (≥ 1).
+    pub max_impacts_per_step: usize,
+    /// Contact stiffness (Hz, > 0). Default [`CONTACT_HERTZ`].
+    pub contact_hertz: Real,
+    /// Contact damping ratio (≥ 0). Default [`CONTACT_DAMPING_RATIO`].
+    pub contact_damping_ratio: Real,
+    /// Fastest overlap recovery (m/s, > 0). Default [`CONTACT_PUSH_MAX_VELOCITY`].
+    pub contact_push_velocity: Real,
+    /// Closing speed (m/s, ≥ 0) under which contacts do not bounce. Default
+    /// [`RESTITUTION_THRESHOLD`].
+    pub restitution_threshold: Real,
+}
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        Self {
+            gravity: Vec2::new(0.0, -9.81),
+            dt: 1.0 / 60.0,
+            substeps: DEFAULT_SUBSTEPS,
+            max_steps_per_advance: MAX_STEPS_PER_ADVANCE,
+            continuous: true,
+            max_impacts_per_step: MAX_IMPACTS_PER_STEP,
+            contact_hertz: CONTACT_HERTZ,
+            contact_damping_ratio: CONTACT_DAMPING_RATIO,
+            contact_push_velocity: CONTACT_PUSH_MAX_VELOCITY,
+            restitution_threshold: RESTITUTION_THRESHOLD,
+        }
+    }
+}
+
+/// Why a world operation was refused. The world is left as it was.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WorldError {
+    /// A configuration value is out of range.
+    #[error("WorldConfig::{field} is {value}, but it must be {expected}")]
+    InvalidConfig {
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: Real,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// `advance` was given a frame time that is negative or not finite.
+    #[error("frame time {0} s is not a finite, non-negative number of seconds")]
+    InvalidFrameTime(Real),
+}
+
+impl WorldConfig {
+    /// Checks every field, naming the first bad one.
+    pub fn validate(&self) -> Result<(), WorldError> {
+        let bad = |field, value, expected| {
+            Err(WorldError::InvalidConfig {
+                field,
+                value,
+                expected,
+            })
+        };
+        if !self.gravity.x.is_finite() {
+            return bad("gravity.x", self.gravity.x, "finite (m/s²)");
+        }
+        if !self.gravity.y.is_finite() {
+            return bad("gravity.y", self.gravity.y, "finite (m/s²)");
+        }
+        if !(self.dt.is_finite() && self.dt > 0.0) {
+            return bad("dt", self.dt, "a positive, finite number of seconds");
+        }
+        if self.substeps == 0 {
+            return bad("substeps", 0.0, "at least 1");
+        }
+        if self.max_steps_per_advance == 0 {
+            return bad("max_steps_per_advance", 0.0, "at least 1");
+        }
+        if self.max_impacts_per_step == 0 {
+            return bad("max_impacts_per_step", 0.0, "at least 1");
+        }
+        if !(self.contact_hertz.is_finite() && self.contact_hertz > 0.0) {
+            return bad("contact_hertz", self.contact_hertz, "positive (Hz)");
+        }
+        if !(self.contact_damping_ratio.is_finite() && self.contact_damping_ratio >= 0.0) {
+            return bad(
+                "contact_damping_ratio",
+                self.contact_damping_ratio,
+                "zero or positive",
+            );
+        }
+        if !(self.contact_push_velocity.is_finite() && self.contact_push_velocity > 0.0) {
+            return bad(
+                "contact_push_velocity",
+                self.contact_push_velocity,
+                "positive (m/s)",
+            );
+        }
+        if !(self.restitution_threshold.is_finite() && self.restitution_threshold >= 0.0) {
+            return bad(
+                "restitution_threshold",
+                self.restitution_threshold,
+                "zero or positive (m/s)",
+            );
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,249 @@
+//! Resolving an impact at its time: an impulse over the manifold points (restitution above the
+//! threshold, Coulomb friction, inelastic where Newton's restitution would add energy), new
+//! segments for the rest of the step, re-sweeps. Past the impact budget the bodies are held.
+
+use super::{ContinuousPass, PendingImpact, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
+use crate::constants::LINEAR_SLOP;
+use crate::math::{Real, Vec2};
+use crate::query::ToiStatus;
+use crate::world::events::Impact;
+
+/// Sequential-impulse sweeps over an impact's manifold points (two points converge in a few).
+const IMPACT_ITERATIONS: usize = 8;
+
+/// Where and how two bodies meet: keys, centres of mass at the impact, normal (A toward B) and
+/// manifold points (world).
+struct Hit<'p> {
+    a: u32,
+    b: u32,
+    ca: Vec2,
+    cb: Vec2,
+    normal: Vec2,
+    points: &'p [Vec2],
+}
+
+impl ContinuousPass<'_> {
+    /// Resolves one pending impact: an impulse at the contact (or a hold past the budget), new
+    /// segments, re-sweeps.
+    pub(super) fn resolve(&mut self, pending: &PendingImpact) {
+        let (a, b, t) = (pending.a, pending.b, pending.t);
+        let (sa, sb) = (self.segments[a as usize], self.segments[b as usize]);
+        let hit = Hit {
+            a,
+            b,
+            ca: sa.pose_at(t).translation,
+            cb: sb.pose_at(t).translation,
+            normal: pending.toi.normal,
+            points: pending.toi.contact.points(),
+        };
+        let (n, p) = (hit.normal, pending.toi.point);
+        let over_budget = self.impacts >= self.config.max_impacts_per_step;
+        // Decide on the motion the bodies actually have this step (a held body stands still).
+        let seg_rel = self.segment_velocity(b, hit.cb, p) - self.segment_velocity(a, hit.ca, p);
+        let closing = -seg_rel.dot(n);
+        let allowed = if pending.deep {
+            DEEP_IMPACT_TOLERANCE
+        } else {
+            LINEAR_SLOP
+        };
+        if closing * (1.0 - t) * self.config.dt <= allowed {
+            // Met while separating, sliding, or too slowly to overlap past the slop by the end of
+            // the step: the solver takes it from here. But a time from an exhausted budget is only
+            // a safe time, not a contact: carry on from there (counting against the budget).
+            if pending.toi.status == ToiStatus::BudgetExhausted
+                && !over_budget
+                && !self.past_backstop()
+            {
+                self.impacts += 1;
+                self.schedule(a, b, t);
+            }
+            return;
+        }
+        let vn = (self.point_velocity(b, hit.cb, p) - self.point_velocity(a, hit.ca, p)).dot(n);
+        let impulse = if over_budget {
+            0.0 // past the budget the bodies stop at the safe time and are not re-swept
+        } else {
+            self.impulse_for(pending, &hit, vn)
+        };
+        self.events.impacts.push(Impact {
+            body_a: self.bodies.id(a),
+            body_b: self.bodies.id(b),
+            step: self.clock.step,
+            fraction: t,
+            time: self.clock.time + t * self.config.dt,
+            normal: n,
+            point: p,
+            relative_speed: (-vn).max(0.0),
+            impulse,
+        });
+        self.restart(a, b, t, over_budget);
+    }
+
+    /// Counts an impact and applies its impulse; returns the total normal impulse (N·s).
+    fn impulse_for(&mut self, pending: &PendingImpact, hit: &Hit, vn: Real) -> Real {
+        self.impacts += 1;
+        let (a, b) = (hit.a, hit.b);
+        if !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic()) {
+            // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs).
+            *self.pair_impacts.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+        }
+        // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would undo
+        // its excess depth over one step (as the solver's soft contact does, and no faster than
+        // its push limit): a body spinning or sliding fast along another turns tangential speed
+        // into approach as the normal turns, and a pair left at zero normal speed digs in again at
+        // once, a little deeper each time.
+        let separate = if pending.deep {
+            let excess = (pending.toi.contact.depth - 0.5 * DEEP_IMPACT_DEPTH).max(0.0);
+            ((excess + DEEP_IMPACT_TOLERANCE) / self.config.dt)
+                .min(self.config.contact_push_velocity)
+        } else {
+            0.0
+        };
+        if !(vn < 0.0 || hit.points.len() > 1) {
+            return 0.0;
+        }
+        // Newton's restitution with Coulomb friction can add energy on eccentric hits (Kane's
+        // paradox): if it would, resolve the impact as inelastic instead.
+        let saved = self.save_velocities(a, b);
+        let before = self.pair_energy(a, b);
+        let impulse = self.apply_impact(hit, true, separate);
+        if self.pair_energy(a, b) > before {
+            self.restore_velocities(a, b, saved);
+            return self.apply_impact(hit, false, separate);
+        }
+        impulse
+    }
+
+    /// New segments from `t` for the dynamic bodies of an impact (or holds past the budget), and
+    /// re-sweeps against everything their new swept boxes reach.
+    fn restart(&mut self, a: u32, b: u32, t: Real, over_budget: bool) {
+        for i in [a, b] {
+            if !self.bodies.at(i).is_dynamic() {
+                continue;
+            }
+            if over_budget {
+                self.hold(i, t);
+                self.enlarge_proxy(i, t);
+                continue;
+            }
+            let body = self.bodies.at(i);
+            let old = self.segments[i as usize];
+            self.segments[i as usize] = Segment {
+                t0: t,
+                pose0: old.pose_at(t),
+                lin: body.linear_velocity * self.config.dt,
+                ang: body.angular_velocity * self.config.dt,
+                version: old.version + 1,
+                changed: true,
+            };
+            self.enlarge_proxy(i, t);
+        }
+        for i in [a, b] {
+            if !self.bodies.at(i).is_dynamic() {
+                continue;
+            }
+            // No solver ownership here: the solver has finished its step, and an impulse changed
+            // these bodies' motion after it (a hit ball pushing into its resting neighbour).
+            for c in self.candidates(i, t) {
+                self.schedule(i, c, t);
+            }
+        }
+    }
+
+    /// Velocity of body `i` at world point `p` (COM at `center`).
+    fn point_velocity(&self, i: u32, center: Vec2, p: Vec2) -> Vec2 {
+        let b = self.bodies.at(i);
+        b.linear_velocity + b.angular_velocity * (p - center).perp()
+    }
+
+    /// Applies the impact impulse over every manifold point (sequential impulses with accumulated
+    /// clamping, iterated so a two-point contact such as a bar landing flat is resolved at both
+    /// ends); restitution above the threshold (unless `elastic` is false) and Coulomb friction.
+    /// `separate` (m/s) is the least normal speed each point leaves with. Returns the total normal
+    /// impulse.
+    fn apply_impact(&mut self, hit: &Hit, elastic: bool, separate: Real) -> Real {
+        let (a, b, ca, cb, n) = (hit.a, hit.b, hit.ca, hit.cb, hit.normal);
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
+        let restitution = if elastic {
+            ba.restitution.max(bb.restitution)
+        } else {
+            0.0
+        };
+        let friction = (ba.friction * bb.friction).sqrt();
+        let tangent = n.perp();
+        // Target normal velocity per point: −e × the closing speed it had, or 0 below threshold.
+        let mut targets = [0.0; 2];
+        let mut normal_acc = [0.0; 2];
+        let mut tangent_acc = [0.0; 2];
+        let count = hit.points.len().min(2);
+        for (target, &p) in targets.iter_mut().zip(&hit.points[..count]) {
+            let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
+            if -vn >= self.config.restitution_threshold {
+                *target = -restitution * vn;
+            }
+            *target = target.max(separate);
+        }
+        for _ in 0..IMPACT_ITERATIONS {
+            for k in 0..count {
+                let p = hit.points[k];
+                let (ra, rb) = (p - ca, p - cb);
+                let kn = ma + mb + ia * ra.perp_dot(n).powi(2) + ib * rb.perp_dot(n).powi(2);
+                if kn <= 0.0 {
+                    continue;
+                }
+                let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
+                let new = (normal_acc[k] + (targets[k] - vn) / kn).max(0.0);
+                let dj = new - normal_acc[k];
+                normal_acc[k] = new;
+                self.push_impulse(a, b, ra, rb, dj * n);
+                let kt =
+                    ma + mb + ia * ra.perp_dot(tangent).powi(2) + ib * rb.perp_dot(tangent).powi(2);
+                if kt > 0.0 {
+                    let vt = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p))
+                        .dot(tangent);
+                    let max = friction * normal_acc[k];
+                    let new_t = (tangent_acc[k] - vt / kt).clamp(-max, max);
+                    let djt = new_t - tangent_acc[k];
+                    tangent_acc[k] = new_t;
+                    self.push_impulse(a, b, ra, rb, djt * tangent);
+                }
+            }
+        }
+        normal_acc.iter().sum()
+    }
+
+    /// Kinetic energy of two bodies (J).
+    fn pair_energy(&self, a: u32, b: u32) -> Real {
+        self.bodies.at(a).kinetic_energy() + self.bodies.at(b).kinetic_energy()
+    }
+
+    fn save_velocities(&self, a: u32, b: u32) -> [(Vec2, Real); 2] {
+        [a, b].map(|i| {
+            let body = self.bodies.at(i);
+            (body.linear_velocity, body.angular_velocity)
+        })
+    }
+
+    fn restore_velocities(&mut self, a: u32, b: u32, saved: [(Vec2, Real); 2]) {
+        for (i, (v, w)) in [a, b].into_iter().zip(saved) {
+            let body = self.bodies.at_mut(i);
+            body.linear_velocity = v;
+            body.angular_velocity = w;
+        }
+    }
+
+    /// Applies impulse `j` (N·s, world) at offsets `ra`, `rb`: −j to A, +j to B (dynamic only).
+    fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
+        let body = self.bodies.at_mut(a);
+        if body.is_dynamic() {
+            body.linear_velocity -= body.inv_mass * j;
+            body.angular_velocity -= body.inv_inertia * ra.perp_dot(j);
+        }
+        let body = self.bodies.at_mut(b);
+        if body.is_dynamic() {
+            body.linear_velocity += body.inv_mass * j;
+            body.angular_velocity += body.inv_inertia * rb.perp_dot(j);
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! The continuous pass: impacts found by time of impact, processed in time order within the step.
+//!
+//! After the solver, each body has a motion over the step, x0 → x1, held here as a *segment*
+//! (start time, start pose, displacement and turn per unit step). A body is **fast** when some
+//! point of it can move more than half the speculative distance in the step. Two slow bodies that
+//! were farther apart than the speculative distance at the start cannot touch by the end (each
+//! closes at most half of it), and pairs closer than that were in the solver, whose speculative
+//! constraint stops them closing more than the gap; so only pairs with a fast body need a time of
+//! impact, and each fast body queries the broad phase with its swept box. That includes pairs the
+//! solver also had: its constraint is linearised at the start pose, and a body turning a large
+//! angle in the step brings other features through that the constraint never saw. Dynamic–dynamic
+//! and fast–fast pairs included.
+//!
+//! Impacts go into a priority queue by time. The earliest is resolved at the moment of contact:
+//! both bodies are moved to their poses at `t`, a restitution-and-friction impulse is applied at the
+//! contact point, and each changed body gets a new segment from `t` to the end of the step with its
+//! new velocity (so it keeps the rest of its step: no time loss). Its pending impacts are
+//! invalidated (segment versions) and it is re-swept against everything its new swept box reaches,
+//! including bodies it was resting on. After `max_impacts_per_step` impacts, each further impact
+//! *holds* the bodies at the safe time instead (they stop there for this step, never tunnelling).
+//!
+//! Vocabulary: a *pending impact* is a queued time of impact that may still be invalidated; an
+//! *impact* is one resolved (and reported as [`Impact`](super::Impact)); a *hold* stops a body
+//! still for the rest of the step (reported in `StepEvents::held`), the fallback past the impact
+//! budget and in the final verification.
+//!
+//! Files: this one holds the pass's state and its run loop; `schedule.rs` decides which pairs get
+//! a time of impact and queues them; `impact.rs` resolves impacts; `verify.rs` is the final
+//! no-tunnelling check.
+
+mod impact;
+mod schedule;
+mod verify;
+
+use super::body_set::BodySet;
+use super::contact_set::ContactSet;
+use super::events::StepEvents;
+use super::step::Clock;
+use super::WorldConfig;
+use crate::broadphase::BroadPhase;
+use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::dynamics::BodyKind;
+use crate::math::{Real, Rot, Transform, Vec2};
+use crate::query::{Motion, Toi};
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+/// Overlap (metres) at which the continuous pass steps in for a pair that was touching at the
+/// start of its motion and presses deeper (a spinning body swinging its far end through a
+/// contact): half the slop, so that what it leaves to the solver ends within the slop.
+const DEEP_IMPACT_DEPTH: Real = 0.5 * LINEAR_SLOP;
+
+/// Deepening (metres) below which such a pressing pair is left to the solver: the closing speed
+/// times the rest of the step. A body pressed between two others (a box landing on one that lies
+/// on the ground) is resolved pair by pair, each round removing only part of the closing speed,
+/// and round-off leaves closing speeds of 1e-14 m/s: without a floor the rounds never end.
+const DEEP_IMPACT_TOLERANCE: Real = 0.01 * LINEAR_SLOP;
+
+/// Events (impacts, holds, budget continuations) one pass may process per allowed impact before
+/// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
+const RESWEEP_FACTOR: usize = 16;
+
+/// A body's motion for the rest of the step.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    /// Start time (fraction of the step).
+    t0: Real,
+    /// Centre-of-mass pose at `t0`.
+    pose0: Transform,
+    /// Displacement per unit of step fraction (metres).
+    lin: Vec2,
+    /// Turn per unit of step fraction (radians).
+    ang: Real,
+    /// Bumped whenever the segment is replaced: pending impacts of older versions are stale.
+    version: u32,
+    /// The segment differs from the solver's motion (the body's end pose must be rewritten).
+    changed: bool,
+}
+
+impl Segment {
+    /// A body standing still at `pose` (also the filler for keys without a body).
+    const fn still(pose: Transform) -> Self {
+        Self {
+            t0: 0.0,
+            pose0: pose,
+            lin: Vec2::ZERO,
+            ang: 0.0,
+            version: 0,
+            changed: false,
+        }
+    }
+
+    fn pose_at(&self, t: Real) -> Transform {
+        let d = t - self.t0;
+        let rotation = if self.ang == 0.0 {
+            self.pose0.rotation
+        } else {
+            Rot::from_angle(d * self.ang).mul_rot(self.pose0.rotation)
+        };
+        Transform::from_parts(self.pose0.translation + d * self.lin, rotation)
+    }
+
+    fn motion_from(&self, t: Real) -> Motion {
+        Motion::new(self.pose_at(t), self.lin * (1.0 - t), self.ang * (1.0 - t))
+    }
+
+    /// Whether the segment moves at all.
+    fn moves(&self) -> bool {
+        self.lin != Vec2::ZERO || self.ang != 0.0
+    }
+}
+
+/// A queued time of impact between bodies `a` and `b` (keys), valid while both segments keep the
+/// versions it was computed for.
+struct PendingImpact {
+    t: Real,
+    seq: u64,
+    a: u32,
+    b: u32,
+    version_a: u32,
+    version_b: u32,
+    toi: Toi,
+    /// Found by the past-the-slop query: resolve whenever the pair is still approaching.
+    deep: bool,
+}
+
+impl PartialEq for PendingImpact {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for PendingImpact {}
+impl PartialOrd for PendingImpact {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for PendingImpact {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.t.total_cmp(&other.t).then(self.seq.cmp(&other.seq))
+    }
+}
+
+/// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
+/// segments, queue and counters (see the module notes).
+pub(crate) struct ContinuousPass<'w> {
+    config: &'w WorldConfig,
+    bodies: &'w mut BodySet,
+    contacts: &'w ContactSet,
+    broad_phase: &'w mut BroadPhase,
+    events: &'w mut StepEvents,
+    clock: &'w Clock,
+    /// Each body's motion for the rest of the step, by key.
+    segments: Vec<Segment>,
+    /// Pending impacts, earliest first.
+    queue: BinaryHeap<Reverse<PendingImpact>>,
+    /// Insertion counter: equal times resolve in the order they were found.
+    seq: u64,
+    /// Impacts resolved with an impulse (against `max_impacts_per_step`).
+    impacts: usize,
+    /// Pending impacts processed (against the re-sweep backstop).
+    processed: usize,
+    /// Impulses applied per pair this step (see `schedule::MAX_IMPACTS_PER_PAIR`).
+    pair_impacts: HashMap<(u32, u32), u32>,
+}
+
+impl<'w> ContinuousPass<'w> {
+    /// A pass over the world's parts for the step `clock` is running.
+    pub fn new(
+        config: &'w WorldConfig,
+        bodies: &'w mut BodySet,
+        contacts: &'w ContactSet,
+        broad_phase: &'w mut BroadPhase,
+        events: &'w mut StepEvents,
+        clock: &'w Clock,
+    ) -> Self {
+        Self {
+            config,
+            bodies,
+            contacts,
+            broad_phase,
+            events,
+            clock,
+            segments: Vec::new(),
+            queue: BinaryHeap::new(),
+            seq: 0,
+            impacts: 0,
+            processed: 0,
+            pair_impacts: HashMap::new(),
+        }
+    }
+
+    /// Runs the pass; `angles` is the angle each body turned in the solver, by key.
+    pub fn run(mut self, angles: &[Real]) {
+        let fast = self.start(angles);
+        if fast.is_empty() {
+            return;
+        }
+        // Fast bodies' boxes must hold their whole motion before anyone queries.
+        for &f in &fast {
+            self.enlarge_proxy(f, 0.0);
+        }
+        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        for &f in &fast {
+            for c in self.candidates(f, 0.0) {
+                let key = (f.min(c), f.max(c));
+                if !seen.insert(key) || self.solver_owns(f, c) {
+                    continue;
+                }
+                self.schedule(f, c, 0.0);
+            }
+        }
+        while let Some(Reverse(pending)) = self.queue.pop() {
+            if !(self.current(pending.a, pending.version_a)
+                && self.current(pending.b, pending.version_b))
+            {
+                continue;
+            }
+            self.processed += 1;
+            if self.past_backstop() {
+                // A kinematic body driving into bodies that are already held would otherwise
+                // meet them again at the same time forever. What is left is the final check's
+                // (it holds whatever would still overlap).
+                break;
+            }
+            self.resolve(&pending);
+        }
+        self.verify(&fast);
+        for (key, b) in self.bodies.iter_mut() {
+            let s = &self.segments[key as usize];
+            if s.changed {
+                b.pose = s.pose_at(1.0);
+            }
+        }
+    }
+
+    /// Builds every body's segment from the solver's motion and returns the fast bodies: those
+    /// some point of which moves more than half the speculative distance.
+    fn start(&mut self, angles: &[Real]) -> Vec<u32> {
+        let half = SPECULATIVE_DISTANCE / 2.0;
+        self.segments.clear();
+        self.segments
+            .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
+        let mut fast = Vec::new();
+        for (key, b) in self.bodies.iter() {
+            let s = Segment {
+                lin: b.pose.translation - b.previous_pose.translation,
+                ang: if b.kind == BodyKind::Static {
+                    0.0
+                } else {
+                    angles[key as usize]
+                },
+                ..Segment::still(b.previous_pose)
+            };
+            self.segments[key as usize] = s;
+            if b.kind != BodyKind::Static && s.lin.length() + s.ang.abs() * b.reach > half {
+                fast.push(key);
+            }
+        }
+        fast.sort_unstable();
+        fast
+    }
+
+    /// Whether body `i`'s segment is still at `version`.
+    fn current(&self, i: u32, version: u32) -> bool {
+        self.segments[i as usize].version == version
+    }
+
+    /// Whether the pass has processed so many pending impacts that it stops re-sweeping.
+    fn past_backstop(&self) -> bool {
+        self.processed > RESWEEP_FACTOR * self.config.max_impacts_per_step
+    }
+
+    /// Holds body `i` still from `t` to the end of the step and zeroes its velocity: a body whose
+    /// pose stands still while it keeps a velocity would carry that velocity into the next step's
+    /// contacts (and, held step after step, gain speed under gravity without moving). Reported in
+    /// [`StepEvents::held`].
+    fn hold(&mut self, i: u32, t: Real) {
+        let old = self.segments[i as usize];
+        self.segments[i as usize] = Segment {
+            t0: t,
+            version: old.version + 1,
+            changed: true,
+            ..Segment::still(old.pose_at(t))
+        };
+        let body = self.bodies.at_mut(i);
+        body.linear_velocity = Vec2::ZERO;
+        body.angular_velocity = 0.0;
+        let id = self.bodies.id(i);
+        self.events.body_held(id);
+    }
+}

@@ -1,0 +1,205 @@
+//! Stage 3 of the step: the solver, in named stages around the soft-step solver
+//! (`dynamics/solver.rs`).
+//!
+//! ```text
+//! gather_states      one hot state per moving body (awake dynamic and kinematic), index 0 shared
+//!                    by every static body; gravity, forces and damping as per-substep terms
+//! build_constraints  one constraint per manifold of the contacts the solver owns this step, with
+//!                    the two bodies' state indices and inverse masses
+//! SoftStepSolver     substeps: integrate, warm start, solve, relax; restitution
+//! store_impulses     accumulated impulses back to the manifolds (next step's warm start)
+//! report_meetings    pairs apart at the start that the solver pushed on: contact begins
+//! finalize_poses     velocities and end poses back to the bodies; angles turned, for the
+//!                    continuous pass
+//! ```
+
+use super::body_set::BodySet;
+use super::contact_set::ContactSet;
+use super::events::StepEvents;
+use super::step::{Clock, StepBuffers};
+use super::WorldConfig;
+use crate::dynamics::solver::{
+    BodySim, BodyState, ConstraintPoint, ContactConstraint, ContactSolver, SoftStepSolver,
+    SolverSettings,
+};
+use crate::dynamics::BodyKind;
+use crate::math::{Real, Transform};
+use crate::query::MAX_MANIFOLD_POINTS;
+
+/// The solver's reused buffers.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SolverBuffers {
+    /// Hot states; index 0 is the shared static entry.
+    states: Vec<BodyState>,
+    /// Cold data, indexed like `states`.
+    sims: Vec<BodySim>,
+    constraints: Vec<ContactConstraint>,
+    /// The state index of each body, by key (0 for static bodies and free keys).
+    state_of: Vec<u32>,
+}
+
+/// Runs stage 3: see the module notes.
+pub(super) fn solve(
+    config: &WorldConfig,
+    bodies: &mut BodySet,
+    contacts: &mut ContactSet,
+    buffers: &mut StepBuffers,
+    events: &mut StepEvents,
+    clock: &Clock,
+) {
+    let solver = &mut buffers.solver;
+    gather_states(config, bodies, solver);
+    build_constraints(contacts, bodies, solver);
+    let settings = SolverSettings {
+        dt: config.dt,
+        substeps: config.substeps,
+        contact_hertz: config.contact_hertz,
+        damping_ratio: config.contact_damping_ratio,
+        push_velocity: config.contact_push_velocity,
+        restitution_threshold: config.restitution_threshold,
+    };
+    SoftStepSolver.solve(
+        &settings,
+        &mut solver.states,
+        &mut solver.sims,
+        &mut solver.constraints,
+    );
+    store_impulses(&solver.constraints, contacts);
+    report_meetings(contacts, bodies, events, clock);
+    finalize_poses(bodies, solver, &mut buffers.angles);
+}
+
+/// One state per moving body, in storage order after the shared static entry.
+fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuffers) {
+    let h = config.dt / config.substeps as Real;
+    solver.states.clear();
+    solver.sims.clear();
+    solver.states.push(BodyState::STATIC);
+    solver.sims.push(BodySim::STATIC);
+    solver.state_of.clear();
+    solver.state_of.resize(bodies.key_bound(), 0);
+    for (key, b) in bodies.iter() {
+        let (flags, sim) = match b.kind {
+            BodyKind::Static => continue,
+            BodyKind::Kinematic => (0, BodySim::STATIC),
+            BodyKind::Dynamic => (
+                BodyState::DYNAMIC,
+                BodySim {
+                    dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
+                    dw: h * b.inv_inertia * b.torque,
+                    linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+                    angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+                    angle: 0.0,
+                },
+            ),
+        };
+        solver.state_of[key as usize] = solver.states.len() as u32;
+        solver.states.push(BodyState {
+            v: b.linear_velocity,
+            w: b.angular_velocity,
+            flags,
+            ..BodyState::STATIC
+        });
+        solver.sims.push(sim);
+    }
+}
+
+/// One constraint per manifold with points, for contacts that are not impacts.
+fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
+    solver.constraints.clear();
+    for (ci, c) in contacts.as_slice().iter().enumerate() {
+        if c.impact {
+            continue;
+        }
+        let (ba, bb) = (bodies.at(c.a), bodies.at(c.b));
+        for (mi, m) in c.manifolds.iter().enumerate() {
+            if m.count == 0 {
+                continue;
+            }
+            let mut points = [ConstraintPoint::default(); MAX_MANIFOLD_POINTS];
+            for (dst, src) in points.iter_mut().zip(&m.points[..m.count]) {
+                *dst = ConstraintPoint {
+                    anchor_a: src.anchor_a,
+                    anchor_b: src.anchor_b,
+                    base_separation: src.separation - (src.anchor_b - src.anchor_a).dot(m.normal),
+                    normal_impulse: src.normal_impulse,
+                    tangent_impulse: src.tangent_impulse,
+                    ..Default::default()
+                };
+            }
+            solver.constraints.push(ContactConstraint {
+                a: solver.state_of[c.a as usize] as usize,
+                b: solver.state_of[c.b as usize] as usize,
+                inv_mass_a: ba.inv_mass,
+                inv_inertia_a: ba.inv_inertia,
+                inv_mass_b: bb.inv_mass,
+                inv_inertia_b: bb.inv_inertia,
+                normal: m.normal,
+                friction: c.friction,
+                restitution: c.restitution,
+                points,
+                count: m.count,
+                soft: Default::default(),
+                source: (ci, mi),
+            });
+        }
+    }
+}
+
+/// Accumulated impulses back to the manifold points they came from.
+fn store_impulses(constraints: &[ContactConstraint], contacts: &mut ContactSet) {
+    let stored = contacts.as_mut_slice();
+    for c in constraints {
+        let m = &mut stored[c.source.0].manifolds[c.source.1];
+        for (dst, src) in m.points[..c.count].iter_mut().zip(&c.points) {
+            dst.normal_impulse = src.normal_impulse;
+            dst.tangent_impulse = src.tangent_impulse;
+        }
+    }
+}
+
+/// A pair that was apart at the start of the step (within the speculative distance) but pushed
+/// on each other in the solver met during the step: its contact is reported as begun, so a
+/// collision the solver resolved is never silent.
+fn report_meetings(
+    contacts: &mut ContactSet,
+    bodies: &BodySet,
+    events: &mut StepEvents,
+    clock: &Clock,
+) {
+    for c in contacts.as_mut_slice() {
+        if c.touching {
+            continue;
+        }
+        let pushed = c
+            .manifolds
+            .iter()
+            .flat_map(|m| m.points[..m.count].iter().map(move |p| (m, p)))
+            .find(|(_, p)| p.normal_impulse > 0.0)
+            .map(|(m, p)| (m.normal, p.point));
+        if let Some((normal, point)) = pushed {
+            c.touching = true;
+            events.contact_began(bodies.id(c.a), bodies.id(c.b), clock, normal, point);
+        }
+    }
+}
+
+/// Velocities and end poses back to the moving bodies; the angle each turned, by key.
+fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec<Real>) {
+    angles.clear();
+    angles.resize(bodies.key_bound(), 0.0);
+    for (key, b) in bodies.iter_mut() {
+        let index = solver.state_of[key as usize] as usize;
+        if index == 0 {
+            continue; // static
+        }
+        let s = &solver.states[index];
+        b.linear_velocity = s.v;
+        b.angular_velocity = s.w;
+        b.pose = Transform::from_parts(
+            b.previous_pose.translation + s.dp,
+            s.dq.mul_rot(b.previous_pose.rotation),
+        );
+        angles[key as usize] = solver.sims[index].angle;
+    }
+}
