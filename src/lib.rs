@@ -53,7 +53,7 @@ mod nalgebra_interop;
 pub use glam;
 
 pub use constants::MAX_POLYGON_VERTICES;
-pub use dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
+pub use dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind, MixingRule};
 pub use math::{Aabb, Real, Rot, Transform, Vec2};
 pub use query::{Contact, Motion, Toi};
 pub use shape::{

@@ -5,6 +5,7 @@
 //! builds rotates about the centre of mass (the convention of `query::Motion`); the public pose is
 //! always the user's frame.
 
+use crate::dynamics::contact_math::{point_velocity, InverseMass};
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeError};
@@ -262,7 +263,11 @@ impl Body {
     /// Velocity of the material point at world position `p` (m/s).
     #[must_use]
     pub fn velocity_at(&self, p: Vec2) -> Vec2 {
-        self.linear_velocity + self.angular_velocity * (p - self.pose.translation).perp()
+        point_velocity(
+            self.linear_velocity,
+            self.angular_velocity,
+            p - self.pose.translation,
+        )
     }
 
     /// Mass (kg); 0 for static and kinematic bodies.
@@ -330,6 +335,15 @@ impl Body {
     #[must_use]
     pub fn aabb(&self) -> crate::Aabb {
         self.com_shape.aabb(&self.pose)
+    }
+
+    /// Inverse mass and inertia (zero for static and kinematic bodies).
+    #[inline]
+    pub(crate) fn inverse_mass(&self) -> InverseMass {
+        InverseMass {
+            linear: self.inv_mass,
+            angular: self.inv_inertia,
+        }
     }
 
     /// Returns `true` for a dynamic body.

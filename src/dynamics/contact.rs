@@ -7,6 +7,7 @@
 
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::body::Body;
+use crate::dynamics::contact_math::{relative_velocity, MixingRule};
 use crate::math::Real;
 use crate::math::Vec2;
 use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
@@ -47,6 +48,13 @@ pub(crate) struct PieceManifold {
     pub count: usize,
 }
 
+/// The world's rules for mixing two bodies' friction and restitution.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ContactMixing {
+    pub friction: MixingRule,
+    pub restitution: MixingRule,
+}
+
 /// A persistent contact between two bodies (slot indices `a < b`).
 #[derive(Clone, Debug)]
 pub(crate) struct PairContact {
@@ -71,14 +79,16 @@ pub(crate) struct PairContact {
 }
 
 impl PairContact {
-    pub fn new(a: u32, b: u32, ba: &Body, bb: &Body) -> Self {
+    /// A contact between bodies `a` and `b` (keys, `a < b`), with their friction and restitution
+    /// mixed by the world's rules.
+    pub fn new(a: u32, b: u32, ba: &Body, bb: &Body, mixing: ContactMixing) -> Self {
         Self {
             a,
             b,
             manifolds: Vec::new(),
             previous: Vec::new(),
-            friction: (ba.friction * bb.friction).sqrt(),
-            restitution: ba.restitution.max(bb.restitution),
+            friction: mixing.friction.mix(ba.friction, bb.friction),
+            restitution: mixing.restitution.mix(ba.restitution, bb.restitution),
             touching: false,
             impact: false,
         }
@@ -188,12 +198,19 @@ impl PairContact {
     /// The fastest approach over the manifold points (m/s, positive when closing), from the
     /// bodies' velocities at the start of the step.
     fn closing_speed(&self, ba: &Body, bb: &Body) -> Real {
-        let velocity = |b: &Body, r: Vec2| b.linear_velocity + b.angular_velocity * r.perp();
         self.manifolds
             .iter()
             .flat_map(|m| {
                 m.points[..m.count].iter().map(move |p| {
-                    (velocity(ba, p.anchor_a) - velocity(bb, p.anchor_b)).dot(m.normal)
+                    -relative_velocity(
+                        ba.linear_velocity,
+                        ba.angular_velocity,
+                        p.anchor_a,
+                        bb.linear_velocity,
+                        bb.angular_velocity,
+                        p.anchor_b,
+                    )
+                    .dot(m.normal)
                 })
             })
             .fold(Real::NEG_INFINITY, Real::max)

@@ -6,6 +6,8 @@
 
 pub(crate) mod body;
 pub(crate) mod contact;
+pub(crate) mod contact_math;
 pub(crate) mod solver;
 
 pub use body::{Body, BodyDef, BodyError, BodyId, BodyKind};
+pub use contact_math::MixingRule;

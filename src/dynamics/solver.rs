@@ -24,6 +24,7 @@
 //!
 //! Other solvers can replace this one by implementing [`ContactSolver`] over the same constraints.
 
+use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::math::Vec2;
 use crate::math::{Real, Rot};
 use crate::query::MAX_MANIFOLD_POINTS;
@@ -110,12 +111,10 @@ pub(crate) struct ContactConstraint {
     pub a: usize,
     /// Solver state index of body B.
     pub b: usize,
-    /// Inverse mass (1/kg) and inverse inertia (1/(kg·m²)) of A; zero for static and kinematic.
-    pub inv_mass_a: Real,
-    pub inv_inertia_a: Real,
-    /// Inverse mass and inverse inertia of B.
-    pub inv_mass_b: Real,
-    pub inv_inertia_b: Real,
+    /// Inverse mass and inertia of A (zero for static and kinematic bodies).
+    pub mass_a: InverseMass,
+    /// Inverse mass and inertia of B.
+    pub mass_b: InverseMass,
     pub normal: Vec2,
     pub friction: Real,
     pub restitution: Real,
@@ -233,23 +232,6 @@ fn limit(x: Real, limit: Real) -> Real {
     }
 }
 
-#[inline]
-fn cross(a: Vec2, b: Vec2) -> Real {
-    a.perp_dot(b)
-}
-
-/// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
-#[inline(always)]
-fn relative_velocity(va: Vec2, wa: Real, ra: Vec2, vb: Vec2, wb: Real, rb: Vec2) -> Vec2 {
-    vb + cross_sv(wb, rb) - va - cross_sv(wa, ra)
-}
-
-/// `w × r` for a scalar angular velocity.
-#[inline]
-fn cross_sv(w: Real, r: Vec2) -> Vec2 {
-    Vec2::new(-w * r.y, w * r.x)
-}
-
 fn prepare(
     states: &[BodyState],
     constraints: &mut [ContactConstraint],
@@ -258,8 +240,8 @@ fn prepare(
 ) {
     for c in constraints.iter_mut() {
         let (sa, sb) = (&states[c.a], &states[c.b]);
-        let (ma, ia, mb, ib) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
-        c.soft = if ma == 0.0 || mb == 0.0 {
+        let (ma, mb) = (c.mass_a, c.mass_b);
+        c.soft = if ma.linear == 0.0 || mb.linear == 0.0 {
             static_soft
         } else {
             soft
@@ -268,13 +250,9 @@ fn prepare(
         let t = Vec2::new(n.y, -n.x);
         for p in &mut c.points[..c.count] {
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let rna = cross(ra, n);
-            let rnb = cross(rb, n);
-            let kn = ma + mb + ia * rna * rna + ib * rnb * rnb;
+            let kn = inverse_effective_mass(ma, ra, mb, rb, n);
             p.normal_mass = if kn > 0.0 { 1.0 / kn } else { 0.0 };
-            let rta = cross(ra, t);
-            let rtb = cross(rb, t);
-            let kt = ma + mb + ia * rta * rta + ib * rtb * rtb;
+            let kt = inverse_effective_mass(ma, ra, mb, rb, t);
             p.tangent_mass = if kt > 0.0 { 1.0 / kt } else { 0.0 };
             let dv = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb);
             p.relative_velocity = n.dot(dv);
@@ -306,44 +284,42 @@ fn integrate_positions(states: &mut [BodyState], sims: &mut [BodySim], h: Real) 
     }
 }
 
-/// The two bodies of a constraint: state indices and inverse masses.
-#[derive(Clone, Copy)]
-struct Pair {
-    a: usize,
-    b: usize,
-    ma: Real,
-    ia: Real,
-    mb: Real,
-    ib: Real,
+/// Applies `impulse` at offsets `ra`, `rb` of constraint `c`'s bodies (−impulse to A, +impulse
+/// to B); bodies that do not respond (static, kinematic) are not written.
+#[inline]
+fn apply(states: &mut [BodyState], c: &Bodies, ra: Vec2, rb: Vec2, impulse: Vec2) {
+    if c.mass_a.responds() {
+        let (dv, dw) = c.mass_a.response(ra, impulse);
+        let sa = &mut states[c.a];
+        sa.v -= dv;
+        sa.w -= dw;
+    }
+    if c.mass_b.responds() {
+        let (dv, dw) = c.mass_b.response(rb, impulse);
+        let sb = &mut states[c.b];
+        sb.v += dv;
+        sb.w += dw;
+    }
 }
 
-impl Pair {
+/// A constraint's two bodies: state indices and inverse masses.
+#[derive(Clone, Copy)]
+struct Bodies {
+    a: usize,
+    b: usize,
+    mass_a: InverseMass,
+    mass_b: InverseMass,
+}
+
+impl Bodies {
     #[inline]
     fn of(c: &ContactConstraint) -> Self {
         Self {
             a: c.a,
             b: c.b,
-            ma: c.inv_mass_a,
-            ia: c.inv_inertia_a,
-            mb: c.inv_mass_b,
-            ib: c.inv_inertia_b,
+            mass_a: c.mass_a,
+            mass_b: c.mass_b,
         }
-    }
-}
-
-/// Applies `impulse` at offsets `ra`, `rb` (−impulse to A, +impulse to B); bodies that do not
-/// respond (static, kinematic) are not written.
-#[inline]
-fn apply(states: &mut [BodyState], pair: &Pair, ra: Vec2, rb: Vec2, impulse: Vec2) {
-    if pair.ma != 0.0 || pair.ia != 0.0 {
-        let sa = &mut states[pair.a];
-        sa.v -= pair.ma * impulse;
-        sa.w -= pair.ia * cross(ra, impulse);
-    }
-    if pair.mb != 0.0 || pair.ib != 0.0 {
-        let sb = &mut states[pair.b];
-        sb.v += pair.mb * impulse;
-        sb.w += pair.ib * cross(rb, impulse);
     }
 }
 
@@ -351,7 +327,7 @@ fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint]) {
     for c in constraints {
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
-        let pair = Pair::of(c);
+        let pair = Bodies::of(c);
         for p in &c.points[..c.count] {
             let impulse = p.normal_impulse * n + p.tangent_impulse * t;
             apply(states, &pair, p.anchor_a, p.anchor_b, impulse);
@@ -377,7 +353,7 @@ fn solve_contacts(
         // Work on local copies of both bodies' state; write back once.
         let sa = states[a];
         let sb = states[b];
-        let (ma, ia, mb, ib) = (c.inv_mass_a, c.inv_inertia_a, c.inv_mass_b, c.inv_inertia_b);
+        let (ma, mb) = (c.mass_a, c.mass_b);
         let (mut va, mut wa, mut vb, mut wb) = (sa.v, sa.w, sb.v, sb.w);
         let d = sb.dp - sa.dp;
         // Non-penetration.
@@ -403,10 +379,11 @@ fn solve_contacts(
                 p.max_normal_impulse = applied;
             }
             let pn = applied * n;
-            va -= ma * pn;
-            wa -= ia * cross(ra, pn);
-            vb += mb * pn;
-            wb += ib * cross(rb, pn);
+            let ((dva, dwa), (dvb, dwb)) = (ma.response(ra, pn), mb.response(rb, pn));
+            va -= dva;
+            wa -= dwa;
+            vb += dvb;
+            wb += dwb;
         }
         // Coulomb friction, bounded by each point's normal impulse.
         for p in &mut c.points[..c.count] {
@@ -419,17 +396,18 @@ fn solve_contacts(
             let applied = new_impulse - p.tangent_impulse;
             p.tangent_impulse = new_impulse;
             let pt = applied * t;
-            va -= ma * pt;
-            wa -= ia * cross(ra, pt);
-            vb += mb * pt;
-            wb += ib * cross(rb, pt);
+            let ((dva, dwa), (dvb, dwb)) = (ma.response(ra, pt), mb.response(rb, pt));
+            va -= dva;
+            wa -= dwa;
+            vb += dvb;
+            wb += dwb;
         }
         // Bodies that do not respond (static, kinematic) are not written: no false dependency.
-        if ma != 0.0 || ia != 0.0 {
+        if ma.responds() {
             states[a].v = va;
             states[a].w = wa;
         }
-        if mb != 0.0 || ib != 0.0 {
+        if mb.responds() {
             states[b].v = vb;
             states[b].w = wb;
         }
@@ -446,7 +424,7 @@ fn apply_restitution(
             continue;
         }
         let n = c.normal;
-        let pair = Pair::of(c);
+        let pair = Bodies::of(c);
         for p in &mut c.points[..c.count] {
             // Only points that closed fast and actually pushed.
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {

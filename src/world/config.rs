@@ -4,6 +4,8 @@ use crate::constants::{
     CONTACT_DAMPING_RATIO, CONTACT_HERTZ, CONTACT_PUSH_MAX_VELOCITY, DEFAULT_SUBSTEPS,
     MAX_IMPACTS_PER_STEP, MAX_STEPS_PER_ADVANCE, RESTITUTION_THRESHOLD,
 };
+use crate::dynamics::contact::ContactMixing;
+use crate::dynamics::contact_math::MixingRule;
 use crate::math::{Real, Vec2};
 
 /// World settings. `WorldConfig::default()`: gravity (0, −9.81) m/s², `dt` = 1/60 s, 4 substeps,
@@ -31,6 +33,12 @@ pub struct WorldConfig {
     /// Closing speed (m/s, ≥ 0) under which contacts do not bounce. Default
     /// [`RESTITUTION_THRESHOLD`].
     pub restitution_threshold: Real,
+    /// How two bodies' friction coefficients combine. Default [`MixingRule::GeometricMean`]
+    /// (`√(a·b)`, as Box2D). Applies to contacts created after it is set.
+    pub friction_mixing: MixingRule,
+    /// How two bodies' restitution coefficients combine. Default [`MixingRule::Max`] (as Box2D).
+    /// Applies to contacts created after it is set.
+    pub restitution_mixing: MixingRule,
 }
 
 impl Default for WorldConfig {
@@ -46,6 +54,8 @@ impl Default for WorldConfig {
             contact_damping_ratio: CONTACT_DAMPING_RATIO,
             contact_push_velocity: CONTACT_PUSH_MAX_VELOCITY,
             restitution_threshold: RESTITUTION_THRESHOLD,
+            friction_mixing: MixingRule::GeometricMean,
+            restitution_mixing: MixingRule::Max,
         }
     }
 }
@@ -122,5 +132,13 @@ impl WorldConfig {
             );
         }
         Ok(())
+    }
+
+    /// The mixing rules of contacts.
+    pub(crate) fn mixing(&self) -> ContactMixing {
+        ContactMixing {
+            friction: self.friction_mixing,
+            restitution: self.restitution_mixing,
+        }
     }
 }

@@ -130,10 +130,8 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
             solver.constraints.push(ContactConstraint {
                 a: solver.state_of[c.a as usize] as usize,
                 b: solver.state_of[c.b as usize] as usize,
-                inv_mass_a: ba.inv_mass,
-                inv_inertia_a: ba.inv_inertia,
-                inv_mass_b: bb.inv_mass,
-                inv_inertia_b: bb.inv_inertia,
+                mass_a: ba.inverse_mass(),
+                mass_b: bb.inverse_mass(),
                 normal: m.normal,
                 friction: c.friction,
                 restitution: c.restitution,

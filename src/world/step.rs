@@ -63,7 +63,7 @@ impl World {
         for (_, b) in bodies.iter_mut() {
             b.previous_pose = b.pose;
         }
-        update_pairs(broad_phase, contacts, bodies, events, clock);
+        update_pairs(broad_phase, contacts, bodies, events, config, clock);
         narrow_phase(contacts, bodies, events, config, clock);
         solve(config, bodies, contacts, buffers, events, clock);
         if config.continuous {
@@ -86,10 +86,12 @@ fn update_pairs(
     contacts: &mut ContactSet,
     bodies: &BodySet,
     events: &mut StepEvents,
+    config: &WorldConfig,
     clock: &Clock,
 ) {
+    let mixing = config.mixing();
     for &(a, b) in broad_phase.update_pairs(|a, b| contacts.contains(a, b)) {
-        contacts.insert(PairContact::new(a, b, bodies.at(a), bodies.at(b)));
+        contacts.insert(PairContact::new(a, b, bodies.at(a), bodies.at(b), mixing));
     }
     let mut k = 0;
     while k < contacts.len() {

@@ -4,6 +4,7 @@
 
 use super::{ContinuousPass, PendingImpact, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::constants::LINEAR_SLOP;
+use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity};
 use crate::math::{Real, Vec2};
 use crate::query::ToiStatus;
 use crate::world::events::Impact;
@@ -59,7 +60,7 @@ impl ContinuousPass<'_> {
             }
             return;
         }
-        let vn = (self.point_velocity(b, hit.cb, p) - self.point_velocity(a, hit.ca, p)).dot(n);
+        let vn = self.relative_velocity_at(a, hit.ca, b, hit.cb, p).dot(n);
         let impulse = if over_budget {
             0.0 // past the budget the bodies stop at the safe time and are not re-swept
         } else {
@@ -150,10 +151,18 @@ impl ContinuousPass<'_> {
         }
     }
 
-    /// Velocity of body `i` at world point `p` (COM at `center`).
-    fn point_velocity(&self, i: u32, center: Vec2, p: Vec2) -> Vec2 {
-        let b = self.bodies.at(i);
-        b.linear_velocity + b.angular_velocity * (p - center).perp()
+    /// Velocity of B's material point at world point `p` relative to A's (m/s), with the bodies'
+    /// centres of mass at `ca`, `cb`.
+    fn relative_velocity_at(&self, a: u32, ca: Vec2, b: u32, cb: Vec2, p: Vec2) -> Vec2 {
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        relative_velocity(
+            ba.linear_velocity,
+            ba.angular_velocity,
+            p - ca,
+            bb.linear_velocity,
+            bb.angular_velocity,
+            p - cb,
+        )
     }
 
     /// Applies the impact impulse over every manifold point (sequential impulses with accumulated
@@ -164,13 +173,15 @@ impl ContinuousPass<'_> {
     fn apply_impact(&mut self, hit: &Hit, elastic: bool, separate: Real) -> Real {
         let (a, b, ca, cb, n) = (hit.a, hit.b, hit.ca, hit.cb, hit.normal);
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        let (ma, ia, mb, ib) = (ba.inv_mass, ba.inv_inertia, bb.inv_mass, bb.inv_inertia);
+        let (ma, mb) = (ba.inverse_mass(), bb.inverse_mass());
         let restitution = if elastic {
-            ba.restitution.max(bb.restitution)
+            self.config
+                .restitution_mixing
+                .mix(ba.restitution, bb.restitution)
         } else {
             0.0
         };
-        let friction = (ba.friction * bb.friction).sqrt();
+        let friction = self.config.friction_mixing.mix(ba.friction, bb.friction);
         let tangent = n.perp();
         // Target normal velocity per point: −e × the closing speed it had, or 0 below threshold.
         let mut targets = [0.0; 2];
@@ -178,7 +189,7 @@ impl ContinuousPass<'_> {
         let mut tangent_acc = [0.0; 2];
         let count = hit.points.len().min(2);
         for (target, &p) in targets.iter_mut().zip(&hit.points[..count]) {
-            let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
+            let vn = self.relative_velocity_at(a, ca, b, cb, p).dot(n);
             if -vn >= self.config.restitution_threshold {
                 *target = -restitution * vn;
             }
@@ -188,20 +199,18 @@ impl ContinuousPass<'_> {
             for k in 0..count {
                 let p = hit.points[k];
                 let (ra, rb) = (p - ca, p - cb);
-                let kn = ma + mb + ia * ra.perp_dot(n).powi(2) + ib * rb.perp_dot(n).powi(2);
+                let kn = inverse_effective_mass(ma, ra, mb, rb, n);
                 if kn <= 0.0 {
                     continue;
                 }
-                let vn = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p)).dot(n);
+                let vn = self.relative_velocity_at(a, ca, b, cb, p).dot(n);
                 let new = (normal_acc[k] + (targets[k] - vn) / kn).max(0.0);
                 let dj = new - normal_acc[k];
                 normal_acc[k] = new;
                 self.push_impulse(a, b, ra, rb, dj * n);
-                let kt =
-                    ma + mb + ia * ra.perp_dot(tangent).powi(2) + ib * rb.perp_dot(tangent).powi(2);
+                let kt = inverse_effective_mass(ma, ra, mb, rb, tangent);
                 if kt > 0.0 {
-                    let vt = (self.point_velocity(b, cb, p) - self.point_velocity(a, ca, p))
-                        .dot(tangent);
+                    let vt = self.relative_velocity_at(a, ca, b, cb, p).dot(tangent);
                     let max = friction * normal_acc[k];
                     let new_t = (tangent_acc[k] - vt / kt).clamp(-max, max);
                     let djt = new_t - tangent_acc[k];
@@ -237,13 +246,15 @@ impl ContinuousPass<'_> {
     fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
         let body = self.bodies.at_mut(a);
         if body.is_dynamic() {
-            body.linear_velocity -= body.inv_mass * j;
-            body.angular_velocity -= body.inv_inertia * ra.perp_dot(j);
+            let (dv, dw) = body.inverse_mass().response(ra, j);
+            body.linear_velocity -= dv;
+            body.angular_velocity -= dw;
         }
         let body = self.bodies.at_mut(b);
         if body.is_dynamic() {
-            body.linear_velocity += body.inv_mass * j;
-            body.angular_velocity += body.inv_inertia * rb.perp_dot(j);
+            let (dv, dw) = body.inverse_mass().response(rb, j);
+            body.linear_velocity += dv;
+            body.angular_velocity += dw;
         }
     }
 }

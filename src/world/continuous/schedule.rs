@@ -8,6 +8,7 @@
 
 use super::{ContinuousPass, PendingImpact, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
 use crate::query::{time_of_impact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
@@ -97,7 +98,7 @@ impl ContinuousPass<'_> {
     pub(super) fn segment_velocity(&self, i: u32, center: Vec2, p: Vec2) -> Vec2 {
         let s = &self.segments[i as usize];
         let inv_dt = 1.0 / self.config.dt;
-        (s.lin + s.ang * (p - center).perp()) * inv_dt
+        point_velocity(s.lin, s.ang, p - center) * inv_dt
     }
 
     /// Computes the time of impact of `a` and `b` from `t` and queues it. A pair already touching
