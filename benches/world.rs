@@ -1,11 +1,11 @@
-//! World step benchmarks on the shared scenes (`sweep2d::scenes`): Box2D's `large_pyramid`, falling
+//! World step benchmarks on the shared scenes (`sweep2d::analysis::scenes`): Box2D's `large_pyramid`, falling
 //! mixed shapes, and a bullet rain. Each criterion iteration is one `World::step` of a scene that
 //! keeps evolving between iterations, so the figure is milliseconds per step over the first few
 //! hundred steps (the pyramid settling, the shapes falling and piling, the bullets hitting).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::time::{Duration, Instant};
-use sweep2d::scenes::{self, Scene};
+use sweep2d::analysis::scenes::{self, Scene};
 
 fn bench_scene(c: &mut Criterion, name: &str, build: impl Fn() -> Scene) {
     let mut scene = build();

@@ -4,7 +4,7 @@
 //! docs/simulation.md has the figures).
 //! Run with `cargo run --release --example bullets`.
 
-use sweep2d::scenes;
+use sweep2d::analysis::scenes;
 
 fn main() {
     let mut scene = scenes::bullet_rain(1000, 300.0);

@@ -3,7 +3,7 @@
 //! Run with `cargo run --release --example pyramid [rows] [steps]`.
 
 use std::time::Instant;
-use sweep2d::scenes;
+use sweep2d::analysis::scenes;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -8,9 +8,15 @@
 //! * [`query`]: AABB and point tests, [`query::intersects`] and [`query::contact`] (the minimum
 //!   translation vector and a contact manifold) for every pair of shapes; continuous queries:
 //!   [`query::Motion`], swept hulls and [`query::time_of_impact`].
-//! * [`broadphase`]: the dynamic AABB tree.
-//! * [`dynamics`] and [`world`]: bodies, the fixed-step [`World`] with its soft-step contact solver,
-//!   continuous pass (impacts in time order, no time loss), events and queries.
+//! * [`broadphase`]: the dynamic AABB tree and the broad phase that finds candidate pairs.
+//! * [`dynamics`] and [`world`]: bodies, contact arithmetic, the fixed-step [`World`] with its
+//!   soft-step contact solver, continuous pass (impacts in time order, no time loss), events and
+//!   queries.
+//! * [`analysis`]: tooling on top of the engine: built-in scenes, scene files, a recorder, plots
+//!   and a proptest kit (the optional parts behind features).
+//!
+//! The layers, the step pipeline and the file that holds each stage are described in
+//! `docs/architecture.md`; lower layers never import higher ones.
 //!
 //! Conventions (see `docs/collision.md`): metres, seconds, kilograms, radians; counter-clockwise
 //! positive, y up. A contact normal points from shape A toward shape B, and moving B by
@@ -31,20 +37,13 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod broadphase;
 pub mod constants;
 pub mod dynamics;
 pub mod math;
-#[cfg(feature = "plot")]
-pub mod plot;
 pub mod query;
-pub mod record;
-#[cfg(feature = "serde")]
-pub mod scene;
-pub mod scenes;
 pub mod shape;
-#[cfg(feature = "proptest")]
-pub mod testkit;
 pub mod world;
 
 #[cfg(feature = "nalgebra")]

@@ -1,7 +1,7 @@
 //! The recorder: what it keeps (all, every k-th, a ring), the events with their sub-step times,
 //! and the CSV and JSON round trips.
 
-use sweep2d::record::{EventKind, Recorder, RecorderConfig, Recording};
+use sweep2d::analysis::record::{EventKind, Recorder, RecorderConfig, Recording};
 use sweep2d::{BodyDef, BodyKind, Shape, Transform, Vec2, World, WorldConfig};
 
 /// A ball thrown at a thin wall: one impact, then it falls, bounces on the ground and rolls.

@@ -3,7 +3,7 @@
 //! the text is at fault), building nothing.
 #![cfg(feature = "serde")]
 
-use sweep2d::scene::{SceneError, SceneFile};
+use sweep2d::analysis::scene::{SceneError, SceneFile};
 use sweep2d::{Shape, Vec2};
 
 fn error_of(text: &str) -> SceneError {
@@ -56,7 +56,7 @@ fn every_shipped_scene_loads_and_the_demo_round_trips() {
         }
     }
     assert!(count >= 5, "{count} scenes shipped");
-    let demo = sweep2d::scene::demo();
+    let demo = sweep2d::analysis::scene::demo();
     assert_eq!(SceneFile::from_json(&demo.to_json()).unwrap(), demo);
     demo.build().unwrap();
 }

@@ -4,8 +4,8 @@
 #![cfg(feature = "proptest")]
 
 use proptest::prelude::*;
+use sweep2d::analysis::testkit::{self, Snapshot};
 use sweep2d::constants::LINEAR_SLOP;
-use sweep2d::testkit::{self, Snapshot};
 use sweep2d::{BodyDef, BodyKind, Shape, Transform, Vec2, World, WorldConfig};
 
 fn wall_and_bullet(continuous: bool) -> World {

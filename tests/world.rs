@@ -2,7 +2,7 @@
 //! Newton's cradle, events, stepping and queries.
 
 use approx::assert_relative_eq;
-use sweep2d::scenes;
+use sweep2d::analysis::scenes;
 use sweep2d::{
     Aabb, BodyDef, BodyError, BodyKind, Shape, Transform, Vec2, World, WorldConfig, WorldError,
 };

@@ -1,6 +1,6 @@
 //! Property tests of the world: nothing tunnels, collisions conserve momentum and never add energy,
 //! and the broad-phase tree agrees with brute force. The no-tunnelling tests use the public kit
-//! (`sweep2d::testkit`, feature `proptest`): its bullet shapes and its checkers, next to the
+//! (`sweep2d::analysis::testkit`, feature `proptest`): its bullet shapes and its checkers, next to the
 //! scene-specific checks against an independent, SAT-free gap.
 #![cfg(feature = "proptest")]
 //!
@@ -13,9 +13,9 @@ mod common;
 use common::gap;
 use proptest::prelude::*;
 use std::f64::consts::PI;
+use sweep2d::analysis::testkit::{self, Snapshot};
 use sweep2d::broadphase::{DynamicTree, ProxyId};
 use sweep2d::constants::LINEAR_SLOP;
-use sweep2d::testkit::{self, Snapshot};
 use sweep2d::{Aabb, BodyDef, BodyKind, Shape, Transform, Vec2, World, WorldConfig};
 
 /// A bullet from the kit: a small disc, a thin 1 m × 2 cm bar, or a small hexagon.

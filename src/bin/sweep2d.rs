@@ -10,9 +10,9 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use sweep2d::plot::{plot_run, PlotBody, PlotFormat};
-use sweep2d::record::{EventKind, Recorder, RecorderConfig};
-use sweep2d::scene::{self, SceneFile};
+use sweep2d::analysis::plot::{plot_run, PlotBody, PlotFormat};
+use sweep2d::analysis::record::{EventKind, Recorder, RecorderConfig};
+use sweep2d::analysis::scene::{self, SceneFile};
 use sweep2d::BodyKind;
 
 #[derive(Parser)]

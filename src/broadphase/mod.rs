@@ -1,15 +1,15 @@
 //! Broad phase: finds the pairs of bodies whose boxes overlap without O(n²) work.
 //!
-//! [`DynamicTree`] is the bounding-volume hierarchy (Box2D's `b2DynamicTree`). [`BroadPhase`] owns
+//! [`DynamicTree`] is the bounding-volume hierarchy (Box2D's `b2DynamicTree`). `BroadPhase` owns
 //! one tree per proxy type (static, kinematic, dynamic: static proxies never move and cost nothing
 //! per step), the *move buffer* (proxies created, moved or enlarged since the last pair update) and
 //! the *pair buffer* of the last update, as Box2D v3's `broad_phase.c` does. It is the one place
 //! where a shape's box is fattened: every proxy holds the shape's box grown by half the speculative
 //! distance (so two shapes within the speculative distance always have overlapping proxies) plus
-//! [`AABB_MARGIN`] (so small motions need no tree update).
+//! `AABB_MARGIN` (so small motions need no tree update).
 //!
 //! The broad phase knows nothing of bodies: a proxy carries a `u32` chosen by its owner (the world
-//! stores the body's key) and a [`ProxyType`]. Pairs are reported only between types that can
+//! stores the body's key) and a `ProxyType`. Pairs are reported only between types that can
 //! collide: at least one of the two is dynamic.
 
 mod tree;
@@ -215,5 +215,129 @@ impl BroadPhase {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::BTreeSet;
+
+    fn kind(k: u8) -> ProxyType {
+        match k % 3 {
+            0 => ProxyType::Static,
+            1 => ProxyType::Kinematic,
+            _ => ProxyType::Dynamic,
+        }
+    }
+
+    fn aabb(x: Real, y: Real, w: Real, h: Real) -> Aabb {
+        Aabb {
+            min: Vec2::new(x, y),
+            max: Vec2::new(x + w, y + h),
+        }
+    }
+
+    /// Every pair of proxies whose fat boxes overlap and that can collide (one dynamic), among
+    /// those with `moved[i]` for at least one of the two.
+    fn brute_pairs(
+        bp: &BroadPhase,
+        keys: &[(ProxyKey, u32)],
+        moved: &[bool],
+    ) -> BTreeSet<(u32, u32)> {
+        let mut out = BTreeSet::new();
+        for (i, &(ki, vi)) in keys.iter().enumerate() {
+            for (j, &(kj, vj)) in keys.iter().enumerate().skip(i + 1) {
+                let dynamic = ki.kind == ProxyType::Dynamic || kj.kind == ProxyType::Dynamic;
+                if (moved[i] || moved[j]) && dynamic && bp.fat_aabb(ki).overlaps(&bp.fat_aabb(kj)) {
+                    out.insert((vi.min(vj), vi.max(vj)));
+                }
+            }
+        }
+        out
+    }
+
+    proptest! {
+        /// Pair finding matches brute force: first over every new proxy, then, after some moves,
+        /// over the moved ones minus the pairs already tracked. Box queries match too.
+        #[test]
+        fn pairs_and_queries_match_brute_force(
+            boxes in prop::collection::vec((0u8..3, -20.0..20.0f64, -20.0..20.0f64, 0.0..4.0f64, 0.0..4.0f64), 1..60),
+            moves in prop::collection::vec((0usize..60, -3.0..3.0f64, -3.0..3.0f64), 0..30),
+            probe in (-20.0..20.0f64, -20.0..20.0f64, 0.0..10.0f64, 0.0..10.0f64),
+        ) {
+            let mut bp = BroadPhase::default();
+            let mut shapes: Vec<Aabb> = Vec::new();
+            let mut keys = Vec::new();
+            for (i, &(k, x, y, w, h)) in boxes.iter().enumerate() {
+                let b = aabb(x, y, w, h);
+                shapes.push(b);
+                keys.push((bp.create_proxy(&b, kind(k), i as u32 * 7), i as u32 * 7));
+            }
+            let all_moved = vec![true; keys.len()];
+            let expected = brute_pairs(&bp, &keys, &all_moved);
+            let found: BTreeSet<_> = bp.update_pairs(|_, _| false).iter().copied().collect();
+            prop_assert_eq!(&found, &expected);
+            let tracked = found;
+            let mut moved = vec![false; keys.len()];
+            for &(i, dx, dy) in &moves {
+                let i = i % keys.len();
+                if keys[i].0.kind == ProxyType::Static {
+                    continue;
+                }
+                let b = &mut shapes[i];
+                b.min += Vec2::new(dx, dy);
+                b.max += Vec2::new(dx, dy);
+                if bp.move_proxy(keys[i].0, b) {
+                    moved[i] = true;
+                }
+                // The fat box always holds the shape's box.
+                prop_assert!(bp.fat_aabb(keys[i].0).contains(b));
+            }
+            let expected: BTreeSet<_> = brute_pairs(&bp, &keys, &moved)
+                .difference(&tracked)
+                .copied()
+                .collect();
+            let found: BTreeSet<_> = bp
+                .update_pairs(|a, b| tracked.contains(&(a, b)))
+                .iter()
+                .copied()
+                .collect();
+            prop_assert_eq!(found, expected);
+            let q = aabb(probe.0, probe.1, probe.2, probe.3);
+            let mut hits = BTreeSet::new();
+            bp.query(&q, |v| {
+                hits.insert(v);
+                true
+            });
+            let brute: BTreeSet<u32> = keys
+                .iter()
+                .filter(|(k, _)| bp.fat_aabb(*k).overlaps(&q))
+                .map(|&(_, v)| v)
+                .collect();
+            prop_assert_eq!(hits, brute);
+        }
+    }
+
+    #[test]
+    fn destroyed_proxies_leave_no_pairs_and_enlarging_marks_a_move() {
+        let mut bp = BroadPhase::default();
+        let a = bp.create_proxy(&aabb(0.0, 0.0, 1.0, 1.0), ProxyType::Dynamic, 1);
+        let b = bp.create_proxy(&aabb(0.5, 0.0, 1.0, 1.0), ProxyType::Dynamic, 2);
+        let far = bp.create_proxy(&aabb(50.0, 0.0, 1.0, 1.0), ProxyType::Static, 3);
+        bp.destroy_proxy(b);
+        assert!(bp.update_pairs(|_, _| false).is_empty(), "b was destroyed");
+        // Growing a to reach the far static proxy reports the pair at the next update.
+        assert!(bp.enlarge_proxy(a, &aabb(0.0, 0.0, 51.0, 1.0)));
+        assert!(
+            !bp.enlarge_proxy(a, &aabb(0.0, 0.0, 2.0, 1.0)),
+            "already holds it"
+        );
+        assert_eq!(bp.update_pairs(|_, _| false), &[(1, 3)]);
+        // Two static proxies never pair.
+        let _ = bp.create_proxy(&aabb(50.5, 0.0, 1.0, 1.0), ProxyType::Static, 4);
+        assert_eq!(bp.update_pairs(|a, b| (a, b) == (1, 3)), &[(1, 4)]);
+        let _ = far;
     }
 }

@@ -141,3 +141,57 @@ impl BodySet {
         self.keys.iter().copied().zip(&mut self.bodies)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broadphase::{BroadPhase, ProxyType};
+    use crate::dynamics::body::build_body;
+    use crate::dynamics::BodyDef;
+    use crate::math::{Transform, Vec2};
+
+    fn body(x: f64) -> crate::dynamics::Body {
+        build_body(
+            BodyDef {
+                transform: Transform::new(Vec2::new(x, 0.0), 0.0),
+                ..Default::default()
+            },
+            "test",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn removal_keeps_keys_stable_and_rejects_stale_ids() {
+        let mut bp = BroadPhase::default();
+        let mut set = BodySet::default();
+        let ids: Vec<BodyId> = (0..5)
+            .map(|i| {
+                let b = body(i as f64);
+                let p = bp.create_proxy(&b.aabb(), ProxyType::Dynamic, set.next_key());
+                set.insert(b, p)
+            })
+            .collect();
+        // Remove the second: the last body moves into its dense place, keys stay.
+        let (removed, _) = set.remove(ids[1]).unwrap();
+        assert_eq!(removed.pose.translation.x, 1.0);
+        assert!(set.get(ids[1]).is_none() && set.remove(ids[1]).is_none());
+        for (i, &id) in ids.iter().enumerate().filter(|(i, _)| *i != 1) {
+            assert_eq!(set.get(id).unwrap().pose.translation.x, i as f64);
+            assert_eq!(set.at(id.index()).pose.translation.x, i as f64);
+        }
+        assert_eq!(set.len(), 4);
+        let mut keys: Vec<u32> = set.iter().map(|(k, _)| k).collect();
+        keys.sort_unstable();
+        assert_eq!(keys, vec![0, 2, 3, 4]);
+        // The freed slot is reused with a new generation.
+        let b = body(9.0);
+        let p = bp.create_proxy(&b.aabb(), ProxyType::Dynamic, set.next_key());
+        let id = set.insert(b, p);
+        assert_eq!(id.index(), 1);
+        assert_eq!(id.generation(), ids[1].generation() + 1);
+        assert!(set.get(ids[1]).is_none(), "the old id stays stale");
+        assert_eq!(set.get(id).unwrap().pose.translation.x, 9.0);
+        assert_eq!(set.key_bound(), 5);
+    }
+}

@@ -18,7 +18,7 @@ pub struct WorldConfig {
     pub dt: Real,
     /// Solver substeps per step (≥ 1). Default [`DEFAULT_SUBSTEPS`].
     pub substeps: u32,
-    /// Most steps one [`World::advance`] call runs (≥ 1); the rest of a long frame is dropped.
+    /// Most steps one [`World::advance`](super::World::advance) call runs (≥ 1); the rest of a long frame is dropped.
     pub max_steps_per_advance: u32,
     /// Run the continuous pass (time of impact for every pair that could tunnel). Default on.
     pub continuous: bool,

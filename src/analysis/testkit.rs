@@ -5,7 +5,7 @@
 //!
 //! ```
 //! use proptest::test_runner::{Config, TestRunner};
-//! use sweep2d::testkit::{self, Snapshot};
+//! use sweep2d::analysis::testkit::{self, Snapshot};
 //!
 //! // In a test suite this is a `proptest! { #[test] fn ... }`; here the runner is called directly.
 //! let mut runner = TestRunner::new(Config::with_cases(8));

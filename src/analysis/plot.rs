@@ -9,9 +9,9 @@
 //! and discs as polylines). Text needs a TrueType font: the first of `SWEEP2D_FONT`, the usual
 //! system locations, or any `.ttf` under `/usr/share/fonts`.
 
+use crate::analysis::record::{EventKind, Recording};
 use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::record::{EventKind, Recording};
 use crate::shape::Shape;
 use plotters::coord::Shift;
 use plotters::prelude::*;
