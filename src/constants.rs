@@ -62,7 +62,7 @@ pub const CONTACT_PUSH_MAX_VELOCITY: Real = 3.0;
 /// resting bodies do not jitter.
 pub const RESTITUTION_THRESHOLD: Real = 1.0;
 
-/// Default most impacts the continuous pass processes in one step; past it, remaining impacts clamp
+/// Default most impacts the continuous pass processes in one step; past it, remaining impacts hold
 /// the bodies at their safe time of impact (they lose the rest of that step, but never tunnel).
 pub const MAX_IMPACTS_PER_STEP: usize = 4096;
 

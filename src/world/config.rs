@@ -22,7 +22,7 @@ pub struct WorldConfig {
     pub max_steps_per_advance: u32,
     /// Run the continuous pass (time of impact for every pair that could tunnel). Default on.
     pub continuous: bool,
-    /// Most impacts processed per step before motion is clamped at the safe time (≥ 1).
+    /// Most impacts processed per step before bodies are held at the safe time (≥ 1).
     pub max_impacts_per_step: usize,
     /// Contact stiffness (Hz, > 0). Default [`CONTACT_HERTZ`].
     pub contact_hertz: Real,

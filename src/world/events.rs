@@ -58,7 +58,7 @@ pub struct Impact {
     pub point: Vec2,
     /// Closing speed along the normal before the impact (m/s, ≥ 0).
     pub relative_speed: Real,
-    /// Normal impulse applied (N·s); 0 when the budget ran out and motion was clamped instead.
+    /// Normal impulse applied (N·s); 0 when the budget ran out and the bodies were held instead.
     pub impulse: Real,
 }
 
