@@ -372,3 +372,97 @@ proptest! {
         prop_assert!((inertia - m.inertia).abs() <= 3.0 * rel * m.inertia, "{} vs {}", inertia, m.inertia);
     }
 }
+
+/// The inner radius about a point, by hand: the distance to the nearest face or rim.
+#[test]
+fn inner_radius_by_hand() {
+    let b = Shape::rectangle(0.4, 0.3).unwrap();
+    assert_relative_eq!(b.inner_radius(Vec2::ZERO), 0.3);
+    assert_relative_eq!(b.inner_radius(Vec2::new(0.3, 0.0)), 0.1, epsilon = 1e-12);
+    assert_eq!(b.inner_radius(Vec2::new(1.0, 0.0)), 0.0, "outside");
+    let c = Shape::circle(0.35).unwrap();
+    assert_relative_eq!(c.inner_radius(Vec2::new(0.1, 0.0)), 0.25, epsilon = 1e-12);
+    let k = Shape::capsule(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.2).unwrap();
+    assert_relative_eq!(k.inner_radius(Vec2::ZERO), 0.2);
+    assert_relative_eq!(k.inner_radius(Vec2::new(0.4, 0.0)), 0.1, epsilon = 1e-12);
+    let rounded = Shape::rounded_polygon(
+        &[
+            Vec2::new(-1.0, -1.0),
+            Vec2::new(1.0, -1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(-1.0, 1.0),
+        ],
+        0.5,
+    )
+    .unwrap();
+    assert_relative_eq!(rounded.inner_radius(Vec2::ZERO), 1.5);
+    // An L made of two pieces: deep in the corner square the larger piece decides.
+    let l = Shape::concave(&[
+        Vec2::new(0.0, 0.0),
+        Vec2::new(3.0, 0.0),
+        Vec2::new(3.0, 1.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(1.0, 3.0),
+        Vec2::new(0.0, 3.0),
+    ])
+    .unwrap();
+    assert_relative_eq!(l.inner_radius(Vec2::new(0.5, 0.5)), 0.5, epsilon = 1e-12);
+    assert_relative_eq!(l.inner_radius(Vec2::new(2.0, 0.5)), 0.5, epsilon = 1e-12);
+}
+
+proptest! {
+    /// Against sampling: the disc of the inner radius lies inside the shape, and a slightly
+    /// larger one reaches outside in some direction (convex shapes: exact).
+    #[test]
+    fn inner_radius_is_the_distance_to_the_boundary(
+        s in common::convex_shape(), px in -1.0..1.0f64, py in -1.0..1.0f64
+    ) {
+        let p = Vec2::new(px, py);
+        let r = s.inner_radius(p);
+        prop_assert!(r >= 0.0);
+        let dirs = (0..3600).map(|k| Vec2::from_angle(k as f64 * std::f64::consts::TAU / 3600.0));
+        if r > 0.0 {
+            let xf = Transform::IDENTITY;
+            for d in dirs.clone().step_by(50) {
+                prop_assert!(contains_point(&s, &xf, p + d * r * (1.0 - 1e-9)), "disc of {} not inside", r);
+            }
+            let beyond = r * 1.001 + 1e-9;
+            prop_assert!(
+                dirs.into_iter().any(|d| !contains_point(&s, &xf, p + d * beyond)),
+                "a disc of {} also fits", beyond
+            );
+        } else {
+            // Outside, or on the boundary: points nearby are outside in some direction.
+            let near_outside =
+                dirs.into_iter().any(|d| !contains_point(&s, &Transform::IDENTITY, p + d * 1e-6));
+            prop_assert!(near_outside, "inner radius 0 at {:?}, deep inside", p);
+        }
+    }
+}
+
+proptest! {
+    /// Concave outlines (compounds of sharp pieces): the inner radius is the distance to the
+    /// outline itself (an independent reference: the pieces' shared diagonals are not boundary),
+    /// and 0 outside it.
+    #[test]
+    fn inner_radius_of_concave_outlines(
+        outline in common::star_points(), px in -1.0..1.0f64, py in -1.0..1.0f64
+    ) {
+        let s = Shape::concave(&outline).unwrap();
+        let p = Vec2::new(px, py) * 0.5;
+        let r = s.inner_radius(p);
+        let n = outline.len();
+        let to_outline = (0..n)
+            .map(|i| {
+                let (a, b) = (outline[i], outline[(i + 1) % n]);
+                let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+                p.distance(a + t * (b - a))
+            })
+            .fold(f64::INFINITY, f64::min);
+        if point_in_simple_polygon(&outline, p) {
+            prop_assert!((r - to_outline).abs() <= 1e-9, "{} vs the outline's {}", r, to_outline);
+        } else {
+            prop_assert!(r <= 1e-9, "{} outside the outline", r);
+        }
+    }
+}

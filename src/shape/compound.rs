@@ -9,6 +9,10 @@ use super::mass::MassProperties;
 use super::polygon::ConvexPolygon;
 use super::Shape;
 use crate::math::Vec2;
+
+/// How far outside an edge (as a fraction of the compound's box perimeter) the inner-radius test
+/// probes for a neighbouring piece.
+const INTERNAL_EDGE_PROBE: Real = 1e-9;
 use crate::math::{Aabb, Real, Transform};
 
 /// One convex piece of a [`Compound`]: a circle, capsule or polygon placed by `transform`, which maps
@@ -99,6 +103,67 @@ impl Compound {
     #[must_use]
     pub fn pieces(&self) -> &[CompoundPiece] {
         &self.pieces
+    }
+
+    /// See [`Shape::inner_radius`]: the distance (metres) from the compound-frame point `p` to the
+    /// union's boundary, 0 outside.
+    pub(crate) fn inner_radius(&self, p: Vec2) -> Real {
+        let pieces = self.pieces();
+        let sharp: Option<Vec<(Transform, &ConvexPolygon)>> = pieces
+            .iter()
+            .map(|piece| match &piece.shape {
+                Shape::Polygon(poly) if poly.radius() == 0.0 => Some((piece.transform, poly)),
+                _ => None,
+            })
+            .collect();
+        let Some(polys) = sharp else {
+            // Rounded or curved pieces: the deepest single piece (a lower bound).
+            return pieces
+                .iter()
+                .map(|piece| {
+                    piece
+                        .shape
+                        .inner_radius(piece.transform.inv_transform_point(p))
+                })
+                .fold(0.0, Real::max);
+        };
+        let inside = |q: Vec2, skip: usize| {
+            polys.iter().enumerate().any(|(k, (xf, poly))| {
+                k != skip && {
+                    let local = xf.inv_transform_point(q);
+                    let v = poly.vertices();
+                    (0..v.len())
+                        .all(|i| (v[(i + 1) % v.len()] - v[i]).perp_dot(local - v[i]) >= 0.0)
+                }
+            })
+        };
+        if !inside(p, usize::MAX) {
+            return 0.0;
+        }
+        // An edge is external unless points just outside it, along its length, all lie in
+        // another piece (a diagonal the decomposition cut). Partly covered edges count as
+        // external: the result can only be smaller than the true distance.
+        let scale = self.local_aabb().perimeter();
+        let mut nearest = Real::INFINITY;
+        for (k, (xf, poly)) in polys.iter().enumerate() {
+            let v = poly.vertices();
+            for i in 0..v.len() {
+                let (a, b) = (
+                    xf.transform_point(v[i]),
+                    xf.transform_point(v[(i + 1) % v.len()]),
+                );
+                let out = (b - a).perp().normalize_or_zero() * -(INTERNAL_EDGE_PROBE * scale);
+                let covered = [0.1, 0.5, 0.9]
+                    .iter()
+                    .all(|&f| inside(a.lerp(b, f) + out, k));
+                if !covered {
+                    let ab = b - a;
+                    let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+                    nearest = nearest.min(p.distance(a + t * ab));
+                }
+            }
+        }
+        nearest
     }
 
     /// The bounding box in the compound's own frame (metres).

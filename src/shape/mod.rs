@@ -181,6 +181,23 @@ impl Shape {
         }
     }
 
+    /// The radius (metres) of the largest disc about the local point `p` that lies inside the
+    /// shape: how far `p` is from the shape's boundary, 0 when `p` is outside or on it. For a
+    /// compound of sharp polygons (a concave outline's pieces) it is the distance to the edges not
+    /// shared with another piece; for other compounds, the largest over the pieces (a lower bound
+    /// for the union). With `p` the centre of
+    /// mass this is the body's *inner extent*, which the continuous pass compares motions with.
+    #[must_use]
+    pub fn inner_radius(&self, p: Vec2) -> Real {
+        match self {
+            Shape::Compound(c) => c.inner_radius(p),
+            convex => {
+                let core = convex.core().expect("convex shape");
+                (core.radius - core_distance(&core, p)).max(0.0)
+            }
+        }
+    }
+
     /// The largest distance (metres) from the local origin to any point of the shape: the radius
     /// of a bounding circle about the origin, used for early-outs and rotation bounds.
     #[must_use]
@@ -348,5 +365,35 @@ impl From<ConvexPolygon> for Shape {
 impl From<Compound> for Shape {
     fn from(c: Compound) -> Self {
         Shape::Compound(c)
+    }
+}
+
+/// Signed distance (metres) from the point `p` to a core (point, segment or convex polygon, same
+/// frame): negative inside a polygon core.
+pub(crate) fn core_distance(core: &Core<'_>, p: Vec2) -> Real {
+    let segment = |a: Vec2, b: Vec2| {
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+        p.distance(a + t * ab)
+    };
+    match core.points {
+        [c] => p.distance(*c),
+        [a, b] => segment(*a, *b),
+        points => {
+            // Inside: the nearest face plane; outside: the nearest edge.
+            let inside = core
+                .normals
+                .iter()
+                .zip(points)
+                .map(|(n, v)| n.dot(*v - p))
+                .fold(Real::INFINITY, Real::min);
+            if inside >= 0.0 {
+                -inside
+            } else {
+                (0..points.len())
+                    .map(|i| segment(points[i], points[(i + 1) % points.len()]))
+                    .fold(Real::INFINITY, Real::min)
+            }
+        }
     }
 }
