@@ -205,6 +205,12 @@ pub struct Body {
     pub(crate) name: Option<String>,
     /// Farthest point of the shape from the centre of mass (metres).
     pub(crate) reach: Real,
+    /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
+    /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
+    pub(crate) anchor: Vec2,
+    /// Distance from the anchor to the shape's boundary (metres): how far another body can move
+    /// into this one before it reaches the anchor.
+    pub(crate) extent: Real,
 }
 
 impl Body {
@@ -346,6 +352,54 @@ impl Body {
         }
     }
 
+    /// A bound (metres) on how much any point of this body and any point of `other` close on each
+    /// other in the next step of `dt` seconds if nothing pushes them: `|vA − vB|·dt +
+    /// |aA − aB|·dt²` plus each body's `(|ω| + |α|·dt)·dt·reach`, with the accelerations from
+    /// gravity and the applied forces and torques.
+    pub(crate) fn predicted_relative_motion(&self, other: &Body, dt: Real, gravity: Vec2) -> Real {
+        let ((a, alpha), (b, beta)) = (self.acceleration(gravity), other.acceleration(gravity));
+        let linear =
+            ((self.linear_velocity - other.linear_velocity).length() + (a - b).length() * dt) * dt;
+        let turn = |body: &Body, alpha: Real| {
+            (body.angular_velocity.abs() + alpha.abs() * dt) * dt * body.reach
+        };
+        linear + turn(self, alpha) + turn(other, beta)
+    }
+
+    /// Linear (m/s²) and angular (rad/s²) acceleration from gravity and the applied force and
+    /// torque; zero for static and kinematic bodies.
+    fn acceleration(&self, gravity: Vec2) -> (Vec2, Real) {
+        if self.kind != BodyKind::Dynamic {
+            return (Vec2::ZERO, 0.0);
+        }
+        (
+            self.gravity_scale * gravity + self.inv_mass * self.force,
+            self.inv_inertia * self.torque,
+        )
+    }
+
+    /// The body's world box swept along its predicted motion over the next step of `dt` seconds
+    /// (metres), each part of the sweep capped at half the body's extent: the proxy box that keeps
+    /// every pair the solver may own this step in the contact set (pairs that move farther are
+    /// the continuous pass's, which sweeps them itself).
+    pub(crate) fn predicted_box(&self, dt: Real, gravity: Vec2) -> crate::Aabb {
+        let aabb = self.aabb();
+        if self.kind == BodyKind::Static {
+            return aabb;
+        }
+        let cap = 0.5 * self.extent;
+        let (a, _) = self.acceleration(gravity);
+        let d = (self.linear_velocity + a * dt) * dt;
+        let length = d.length();
+        let d = if length > cap { d * (cap / length) } else { d };
+        let turn = (self.angular_velocity.abs() * dt * self.reach).min(cap);
+        let moved = crate::Aabb {
+            min: aabb.min + d,
+            max: aabb.max + d,
+        };
+        aabb.union(&moved).grown(turn)
+    }
+
     /// Returns `true` for a dynamic body.
     #[inline]
     pub(crate) fn is_dynamic(&self) -> bool {
@@ -456,6 +510,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     };
     let com_shape = def.shape.translated(-local_center);
     let reach = com_shape.bounding_radius();
+    let (anchor, extent) = deepest_anchor(&com_shape);
     let pose = def.transform * Transform::from_translation(local_center);
     let (linear_velocity, angular_velocity) = if def.kind == BodyKind::Static {
         (Vec2::ZERO, 0.0)
@@ -486,5 +541,29 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         user_tag: def.user_tag,
         name: def.name,
         reach,
+        anchor,
+        extent,
     })
+}
+
+/// The point of a (centre-of-mass-frame) shape with the largest inner radius among the centre of
+/// mass and, for a compound, its pieces' centres, with that radius (metres). The centre of mass of
+/// a concave body can lie outside it (an L's lies in its notch); a piece's centre never does.
+fn deepest_anchor(shape: &Shape) -> (Vec2, Real) {
+    let mut best = (Vec2::ZERO, shape.inner_radius(Vec2::ZERO));
+    if let Shape::Compound(c) = shape {
+        for piece in c.pieces() {
+            let centre = piece.transform.transform_point(
+                piece
+                    .shape
+                    .mass_properties(1.0)
+                    .map_or(Vec2::ZERO, |m| m.center),
+            );
+            let depth = shape.inner_radius(centre);
+            if depth > best.1 {
+                best = (centre, depth);
+            }
+        }
+    }
+    best
 }

@@ -70,12 +70,17 @@ pub(crate) struct PairContact {
     /// manifold point is left within the speculative distance).
     pub touching: bool,
     /// Not touching last step, closing faster than the restitution threshold at the start of this,
-    /// with restitution to apply: an impact, which the continuous pass resolves at its time of
-    /// impact (pairwise, in time order, so a bounce travels down a row of touching bodies as in
-    /// Newton's cradle) instead of the solver (simultaneously with every other contact, which
-    /// spreads a bounce over the row). Inelastic landings stay with the solver, whose speculative
-    /// constraint stops them exactly. Set by `update`.
+    /// with restitution to apply (set by `update`). Such a bounce is the solver's (its restitution
+    /// pass) unless it must travel on through other contacts: see [`PairContact::impact`].
+    pub bounce: bool,
+    /// A bounce that one of the two dynamic bodies must pass on to a third body it touches (a row
+    /// of discs, Newton's cradle): the continuous pass resolves it at its time of impact, pairwise
+    /// and in time order, so the bounce travels down the row, instead of the solver, whose
+    /// simultaneous solve would spread it over the row. Set by the world's narrow phase.
     pub impact: bool,
+    /// The speculative margin (metres) of the last update: every pair of features closer than this
+    /// has a manifold point, so a pair with no points was at least this far apart.
+    pub margin: Real,
 }
 
 impl PairContact {
@@ -90,19 +95,15 @@ impl PairContact {
             friction: mixing.friction.mix(ba.friction, bb.friction),
             restitution: mixing.restitution.mix(ba.restitution, bb.restitution),
             touching: false,
+            bounce: false,
             impact: false,
+            margin: SPECULATIVE_DISTANCE,
         }
     }
 
     /// Returns `true` if some manifold point exists.
     pub fn has_points(&self) -> bool {
         self.manifolds.iter().any(|m| m.count > 0)
-    }
-
-    /// Returns `true` if the solver handles this pair this step: it has manifold points and is not
-    /// an impact.
-    pub fn in_solver(&self) -> bool {
-        !self.impact && self.has_points()
     }
 
     /// The normal and point of the first manifold point, if any (world).
@@ -121,11 +122,19 @@ impl PairContact {
             .fold(Real::INFINITY, Real::min)
     }
 
-    /// Recomputes the manifolds at the bodies' current poses, carrying impulses over by feature id,
-    /// and decides whether the pair is an impact (see [`PairContact::impact`]; `impact_speed` is
-    /// the world's restitution threshold, m/s). Returns (was touching, is touching) for the
-    /// contact events.
-    pub fn update(&mut self, ba: &Body, bb: &Body, impact_speed: Real) -> (bool, bool) {
+    /// Recomputes the manifolds at the bodies' current poses with points within `margin` metres
+    /// (at least the speculative distance; more for pairs that close fast, so the solver sees
+    /// them coming), carrying impulses over by feature id, and decides whether the pair bounces
+    /// (see [`PairContact::bounce`]; `bounce_speed` is the world's restitution threshold, m/s).
+    /// Returns (was touching, is touching) for the contact events.
+    pub fn update(
+        &mut self,
+        ba: &Body,
+        bb: &Body,
+        margin: Real,
+        bounce_speed: Real,
+    ) -> (bool, bool) {
+        self.margin = margin;
         // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
         // roles each step: no allocation once they have grown.
         std::mem::swap(&mut self.manifolds, &mut self.previous);
@@ -136,16 +145,10 @@ impl PairContact {
             &ba.pose,
             &bb.com_shape,
             &bb.pose,
-            SPECULATIVE_DISTANCE,
+            margin,
             &mut |sa, xa, sb, xb, ia, ib| {
-                let Some(m) = local_manifold(
-                    sa,
-                    xa,
-                    sb,
-                    xb,
-                    SPECULATIVE_DISTANCE,
-                    SOLVER_REFERENCE_FACE_BIAS,
-                ) else {
+                let Some(m) = local_manifold(sa, xa, sb, xb, margin, SOLVER_REFERENCE_FACE_BIAS)
+                else {
                     return;
                 };
                 let mut pm = PieceManifold {
@@ -158,7 +161,7 @@ impl PairContact {
                     .iter()
                     .find(|o| o.piece_a == pm.piece_a && o.piece_b == pm.piece_b);
                 for p in &m.points[..m.count] {
-                    if p.separation > SPECULATIVE_DISTANCE {
+                    if p.separation > margin {
                         continue;
                     }
                     let world = xa.transform_point(p.point);
@@ -191,7 +194,8 @@ impl PairContact {
         } else {
             self.min_separation() <= LINEAR_SLOP
         };
-        self.impact = !was && self.restitution > 0.0 && self.closing_speed(ba, bb) > impact_speed;
+        self.bounce = !was && self.restitution > 0.0 && self.closing_speed(ba, bb) > bounce_speed;
+        self.impact = false;
         (was, self.touching)
     }
 

@@ -25,6 +25,7 @@ use super::events::StepEvents;
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::BroadPhase;
+use crate::constants::SPECULATIVE_DISTANCE;
 use crate::dynamics::contact::PairContact;
 use crate::math::{Real, Vec2};
 
@@ -46,6 +47,8 @@ pub(crate) struct StepBuffers {
     pub solver: SolverBuffers,
     /// The angle each body turned in the solver (radians, unwrapped), by body key.
     pub angles: Vec<Real>,
+    /// Touching contacts per body, by key (for telling propagating bounces apart).
+    pub touching: Vec<u32>,
 }
 
 impl World {
@@ -64,13 +67,13 @@ impl World {
             b.previous_pose = b.pose;
         }
         update_pairs(broad_phase, contacts, bodies, events, config, clock);
-        narrow_phase(contacts, bodies, events, config, clock);
+        narrow_phase(contacts, bodies, events, config, clock, buffers);
         solve(config, bodies, contacts, buffers, events, clock);
         if config.continuous {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .run(&buffers.angles);
         }
-        refit(broad_phase, bodies);
+        refit(broad_phase, bodies, config);
         for (_, b) in bodies.iter_mut() {
             b.force = Vec2::ZERO;
             b.torque = 0.0;
@@ -111,17 +114,26 @@ fn update_pairs(
     }
 }
 
-/// Stage 2: manifolds at the start poses, and contact begin/end events.
+/// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
+/// margin grows with how far its bodies may move this step (up to half the thinner one's extent,
+/// past which the pair is the continuous pass's), so the solver sees landings coming.
 fn narrow_phase(
     contacts: &mut ContactSet,
     bodies: &BodySet,
     events: &mut StepEvents,
     config: &WorldConfig,
     clock: &Clock,
+    buffers: &mut StepBuffers,
 ) {
     for contact in contacts.as_mut_slice() {
         let (a, b) = (contact.a, contact.b);
-        let (was, is) = contact.update(bodies.at(a), bodies.at(b), config.restitution_threshold);
+        let (ba, bb) = (bodies.at(a), bodies.at(b));
+        // Pairs that will close farther than the continuous pass trusts the solver with keep the
+        // plain speculative distance: they get a time of impact.
+        let closing = ba.predicted_relative_motion(bb, config.dt, config.gravity);
+        let trusted = 0.5 * ba.extent.min(bb.extent);
+        let margin = SPECULATIVE_DISTANCE + if closing <= trusted { closing } else { 0.0 };
+        let (was, is) = contact.update(ba, bb, margin, config.restitution_threshold);
         if !was && is {
             if let Some((normal, point)) = contact.first_point() {
                 events.contact_began(bodies.id(a), bodies.id(b), clock, normal, point);
@@ -130,13 +142,32 @@ fn narrow_phase(
             events.contact_ended(bodies.id(a), bodies.id(b), clock);
         }
     }
+    mark_impacts(contacts, bodies, &mut buffers.touching);
 }
 
-/// Stage 5: proxies follow the final poses (moving bodies only; static proxies never move).
-fn refit(broad_phase: &mut BroadPhase, bodies: &BodySet) {
+/// A bounce is the continuous pass's impact when one of its dynamic bodies touches a third body
+/// through which the bounce must travel (see `PairContact::impact`); otherwise the solver's.
+fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, touching: &mut Vec<u32>) {
+    touching.clear();
+    touching.resize(bodies.key_bound(), 0);
+    for c in contacts.as_slice().iter().filter(|c| c.touching) {
+        touching[c.a as usize] += 1;
+        touching[c.b as usize] += 1;
+    }
+    for c in contacts.as_mut_slice().iter_mut().filter(|c| c.bounce) {
+        let own = u32::from(c.touching);
+        let passes_on = |k: u32| bodies.at(k).is_dynamic() && touching[k as usize] > own;
+        c.impact = passes_on(c.a) || passes_on(c.b);
+    }
+}
+
+/// Stage 5: proxies follow the final poses, swept along the motion predicted for the next step
+/// (moving bodies only; static proxies never move).
+fn refit(broad_phase: &mut BroadPhase, bodies: &BodySet, config: &WorldConfig) {
     for (key, body) in bodies.iter() {
         if body.kind != crate::dynamics::BodyKind::Static {
-            broad_phase.move_proxy(bodies.proxy(key), &body.aabb());
+            let predicted = body.predicted_box(config.dt, config.gravity);
+            broad_phase.move_proxy(bodies.proxy(key), &predicted);
         }
     }
 }

@@ -143,12 +143,41 @@ impl ContinuousPass<'_> {
             if !self.bodies.at(i).is_dynamic() {
                 continue;
             }
-            // No solver ownership here: the solver has finished its step, and an impulse changed
-            // these bodies' motion after it (a hit ball pushing into its resting neighbour).
+            // The trust rule is geometric (it bounds the new motion against the bodies' extents,
+            // whoever set it), so it also decides here which pairs the new motion needs a time of
+            // impact for; but a bounce the impulse passes on to a neighbour (Newton's cradle) is
+            // resolved here, in order, as the solver has finished its step.
             for c in self.candidates(i, t) {
-                self.schedule(i, c, t);
+                if !self.solver_owns(i, c) || self.passes_bounce_on(i, c) {
+                    self.schedule(i, c, t);
+                }
             }
         }
+    }
+
+    /// Whether body `i`, given an impulse, now closes on its neighbour `c` faster than the
+    /// restitution threshold at one of their contact's points, with restitution to apply.
+    fn passes_bounce_on(&self, i: u32, c: u32) -> bool {
+        let Some(contact) = self.contacts.find(i.min(c), i.max(c)) else {
+            return false;
+        };
+        if contact.restitution == 0.0 {
+            return false;
+        }
+        let (ba, bb) = (self.bodies.at(contact.a), self.bodies.at(contact.b));
+        contact.manifolds.iter().any(|m| {
+            m.points[..m.count].iter().any(|p| {
+                let v = relative_velocity(
+                    ba.linear_velocity,
+                    ba.angular_velocity,
+                    p.anchor_a,
+                    bb.linear_velocity,
+                    bb.angular_velocity,
+                    p.anchor_b,
+                );
+                -v.dot(m.normal) > self.config.restitution_threshold
+            })
+        })
     }
 
     /// Velocity of B's material point at world point `p` relative to A's (m/s), with the bodies'

@@ -1,13 +1,15 @@
 //! Scheduling: which pairs get a time of impact, and queueing it.
 //!
 //! A fast body is swept against every body its swept box reaches in the broad phase (static,
-//! kinematic and dynamic alike). A pair is left to the solver when the solver owns it (manifold
-//! points at the start and a small relative motion, `solver_owns`). A pair touching at the start
-//! of its segment gets an impact now only if, left to the solver, it would overlap past the slop by
-//! the end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
+//! kinematic and dynamic alike). A pair is left to the solver when the solver can be trusted with
+//! it (`solver_owns`, the rule of `docs/continuous.md`): it cannot meet this step, or its motion is
+//! small against both bodies' extents, so neither centre of mass can reach the other body whatever
+//! the solver does. Every other pair gets a time of impact. A pair touching at the start of its
+//! segment gets an impact now only if, left to the solver, it would overlap past the slop by the
+//! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
 use super::{ContinuousPass, PendingImpact, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
-use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
@@ -24,35 +26,61 @@ use std::cmp::Reverse;
 /// 5.0% of random collisions instead of 3.0%).
 pub(super) const MAX_IMPACTS_PER_PAIR: u32 = 128;
 
-/// Relative motion (metres of the farthest point, both bodies together) up to which a pair that
-/// had manifold points at the start of the step is left to the solver. Four speculative distances:
-/// settling stacks move far less; a body turning a large angle or sliding fast moves far more.
-const SOLVER_MOTION_LIMIT: Real = 4.0 * SPECULATIVE_DISTANCE;
+/// Fraction of a body's extent (the distance from its centre of mass to its boundary) that the
+/// other body may move into it in a step the solver owns: with half, neither centre of mass can
+/// reach the other body, and what overlap the solver leaves is shallow enough for its push-out to
+/// take the right way.
+const TRUSTED_FRACTION: Real = 0.5;
 
 impl ContinuousPass<'_> {
-    /// Whether the solver owns this pair this step: it had manifold points at the start and the
-    /// pair's relative motion is small enough (`SOLVER_MOTION_LIMIT`) for the solver's constraint,
-    /// linearised at the start pose, to describe it. Such pairs may compress past the slop under
-    /// load, which is the soft contact's business, not an impact.
+    /// Whether the solver can be trusted with this pair over the rest of the step (the rule of
+    /// `docs/continuous.md`), so it needs no time of impact:
+    ///
+    /// * its contact had no manifold point within its margin `M` at the start (the pair was
+    ///   farther apart than `M`) and no two points of the bodies close more than `M` on their
+    ///   segments: they cannot meet;
+    /// * or it had points, is not a propagating bounce, and on their segments neither body's
+    ///   centre of mass moves, in the other body's frame, more than `TRUSTED_FRACTION` of its own
+    ///   extent minus the overlap they start with: neither centre can reach the other body, so the
+    ///   pair cannot pass through itself whatever the solver did.
+    ///
+    /// Pairs without a contact (their proxies were apart at the start) are never the solver's.
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
-        let in_solver = self
-            .contacts
-            .find(a.min(b), a.max(b))
-            .is_some_and(|c| c.in_solver());
-        in_solver && self.relative_motion_bound(a, b) <= SOLVER_MOTION_LIMIT
+        let Some(contact) = self.contacts.find(a.min(b), a.max(b)) else {
+            return false;
+        };
+        if contact.impact {
+            return false;
+        }
+        if !contact.has_points() {
+            return self.motion_bound(a) + self.motion_bound(b) < contact.margin;
+        }
+        let overlap = (-contact.min_separation()).max(0.0);
+        self.centres_stay_out(a, b, overlap)
     }
 
-    /// Farthest any point of `a` moves relative to `b` over the rest of the step (metres):
-    /// relative displacement plus each body's |turn|·reach. Frame-independent, so two bodies
-    /// travelling together fast (a disc carried on a spinning bar) count as the slow pair they are.
-    fn relative_motion_bound(&self, a: u32, b: u32) -> Real {
-        let part = |i: u32| {
-            let reach = self.bodies.at(i).reach;
-            let s = &self.segments[i as usize];
-            (s.lin * (1.0 - s.t0), s.ang.abs() * reach * (1.0 - s.t0))
-        };
-        let ((la, ta), (lb, tb)) = (part(a), part(b));
-        (la - lb).length() + ta + tb
+    /// Farthest any point of body `i` moves over the rest of its segment (metres).
+    fn motion_bound(&self, i: u32) -> Real {
+        let s = &self.segments[i as usize];
+        let rest = 1.0 - s.t0;
+        (s.lin.length() + s.ang.abs() * self.bodies.at(i).reach) * rest
+    }
+
+    /// Whether, over the rest of the step, each body's anchor (its deepest point, `extent` from its
+    /// boundary) moves in the other body's frame by at most `TRUSTED_FRACTION` of that extent less
+    /// `overlap`. In B's frame A's anchor moves by at most `|ΔcA − ΔcB| + |ΔθA|·|anchorA| +
+    /// |ΔθB|·(reachB + extentA)` while it is within its extent of B (A's turn swings the anchor
+    /// round A's centre; B's carries it round B's centre at that distance).
+    fn centres_stay_out(&self, a: u32, b: u32, overlap: Real) -> bool {
+        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let rest = 1.0 - sa.t0.max(sb.t0);
+        let shift = ((sa.lin - sb.lin) * rest).length();
+        let (turn_a, turn_b) = ((sa.ang * rest).abs(), (sb.ang * rest).abs());
+        let a_in_b = shift + turn_a * ba.anchor.length() + turn_b * (bb.reach + ba.extent);
+        let b_in_a = shift + turn_b * bb.anchor.length() + turn_a * (ba.reach + bb.extent);
+        a_in_b + overlap <= TRUSTED_FRACTION * ba.extent
+            && b_in_a + overlap <= TRUSTED_FRACTION * bb.extent
     }
 
     /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`

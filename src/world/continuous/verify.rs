@@ -5,7 +5,6 @@
 
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
-use crate::math::Real;
 use crate::query::{contact, time_of_impact_unchecked, ToiOptions, ToiStatus};
 
 /// Rounds of the final no-tunnelling check (each holds what it finds; held bodies stand still).
@@ -58,29 +57,11 @@ impl ContinuousPass<'_> {
         if !si.moves() {
             return false; // already standing still
         }
-        self.candidates(i, si.t0).into_iter().any(|c| {
-            if self.solver_owns(i, c) {
-                // The solver's pair may compress under load, but not jump: flag it only if this
-                // step deepened the overlap by more than the slop (a body shoved into a thin wall
-                // by a hard hit on the solver's side).
-                let sc = self.segments[c as usize];
-                self.depth_at(i, c, 1.0) - self.depth_at(i, c, si.t0.max(sc.t0)) > LINEAR_SLOP
-            } else {
-                self.reaches_past_slop(i, c)
-            }
-        })
-    }
-
-    /// Overlap depth of bodies `i` and `c` at step fraction `t` on their segments (metres, ≥ 0).
-    fn depth_at(&self, i: u32, c: u32, t: Real) -> Real {
-        let (si, sc) = (&self.segments[i as usize], &self.segments[c as usize]);
-        contact(
-            &self.bodies.at(i).com_shape,
-            &si.pose_at(t),
-            &self.bodies.at(c).com_shape,
-            &sc.pose_at(t),
-        )
-        .map_or(0.0, |k| k.depth)
+        // The solver's pairs cannot pass through each other (see `solver_owns`); every other pair
+        // is checked on its segments.
+        self.candidates(i, si.t0)
+            .into_iter()
+            .any(|c| !self.solver_owns(i, c) && self.reaches_past_slop(i, c))
     }
 
     /// Whether bodies `i` and `c` come closer than `-LINEAR_SLOP` on their segments. A query that
@@ -95,6 +76,18 @@ impl ContinuousPass<'_> {
         let (si, sc) = (self.segments[i as usize], self.segments[c as usize]);
         let (shape_i, shape_c) = (&self.bodies.at(i).com_shape, &self.bodies.at(c).com_shape);
         let mut from = si.t0.max(sc.t0);
+        // A pair already past the slop (a pile compressed under load) is flagged only if it
+        // presses a slop deeper still.
+        let start_depth = contact(shape_i, &si.pose_at(from), shape_c, &sc.pose_at(from))
+            .map_or(0.0, |k| k.depth);
+        let deep = if start_depth > LINEAR_SLOP {
+            ToiOptions {
+                target_separation: -(start_depth + LINEAR_SLOP),
+                ..deep
+            }
+        } else {
+            deep
+        };
         let mut found = false;
         for _ in 0..VERIFY_TOI_RESTARTS {
             let Some(toi) = time_of_impact_unchecked(
