@@ -2,7 +2,9 @@
 //! threshold, Coulomb friction, inelastic where Newton's restitution would add energy), new
 //! segments for the rest of the step, re-sweeps. Past the impact budget the bodies are held.
 
-use super::{ContinuousPass, PendingImpact, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
+use super::{
+    ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
+};
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity};
 use crate::math::{Real, Vec2};
@@ -42,10 +44,10 @@ impl ContinuousPass<'_> {
         // Decide on the motion the bodies actually have this step (a held body stands still).
         let seg_rel = self.segment_velocity(b, hit.cb, p) - self.segment_velocity(a, hit.ca, p);
         let closing = -seg_rel.dot(n);
-        let allowed = if pending.deep {
-            DEEP_IMPACT_TOLERANCE
-        } else {
-            LINEAR_SLOP
+        let allowed = match pending.kind {
+            PendingKind::Contact => LINEAR_SLOP,
+            PendingKind::Deep => DEEP_IMPACT_TOLERANCE,
+            PendingKind::Verified => -1.0, // the final check saw it overlap: always resolve
         };
         if closing * (1.0 - t) * self.config.dt <= allowed {
             // Met while separating, sliding, or too slowly to overlap past the slop by the end of
@@ -77,30 +79,34 @@ impl ContinuousPass<'_> {
             relative_speed: (-vn).max(0.0),
             impulse,
         });
-        self.restart(a, b, t, over_budget);
+        let members = if over_budget {
+            vec![a, b]
+        } else {
+            self.settle_group(a, b, t)
+        };
+        self.restart(&members, (a, b), t, over_budget);
     }
 
     /// Counts an impact and applies its impulse; returns the total normal impulse (N·s).
     fn impulse_for(&mut self, pending: &PendingImpact, hit: &Hit, vn: Real) -> Real {
         self.impacts += 1;
         let (a, b) = (hit.a, hit.b);
-        if !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic()) {
-            // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs).
-            *self.pair_impacts.entry((a.min(b), a.max(b))).or_insert(0) += 1;
-        }
+        // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs) and MAX_BOUNCES_PER_PAIR
+        // (group.rs).
+        *self.pair_impacts.entry((a.min(b), a.max(b))).or_insert(0) += 1;
         // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would undo
         // its excess depth over one step (as the solver's soft contact does, and no faster than
         // its push limit): a body spinning or sliding fast along another turns tangential speed
         // into approach as the normal turns, and a pair left at zero normal speed digs in again at
         // once, a little deeper each time.
-        let separate = if pending.deep {
+        let separate = if pending.kind != PendingKind::Contact {
             let excess = (pending.toi.contact.depth - 0.5 * DEEP_IMPACT_DEPTH).max(0.0);
             ((excess + DEEP_IMPACT_TOLERANCE) / self.config.dt)
                 .min(self.config.contact_push_velocity)
         } else {
             0.0
         };
-        if !(vn < 0.0 || hit.points.len() > 1) {
+        if !(vn < 0.0 || hit.points.len() > 1 || pending.kind == PendingKind::Verified) {
             return 0.0;
         }
         // Newton's restitution with Coulomb friction can add energy on eccentric hits (Kane's
@@ -115,10 +121,10 @@ impl ContinuousPass<'_> {
         impulse
     }
 
-    /// New segments from `t` for the dynamic bodies of an impact (or holds past the budget), and
-    /// re-sweeps against everything their new swept boxes reach.
-    fn restart(&mut self, a: u32, b: u32, t: Real, over_budget: bool) {
-        for i in [a, b] {
+    /// New segments from `t` for the dynamic bodies an impact moved (or holds past the budget),
+    /// and re-sweeps against everything their new swept boxes reach.
+    fn restart(&mut self, members: &[u32], pair: (u32, u32), t: Real, over_budget: bool) {
+        for &i in members {
             if !self.bodies.at(i).is_dynamic() {
                 continue;
             }
@@ -139,7 +145,7 @@ impl ContinuousPass<'_> {
             };
             self.enlarge_proxy(i, t);
         }
-        for i in [a, b] {
+        for &i in members {
             if !self.bodies.at(i).is_dynamic() {
                 continue;
             }
@@ -147,8 +153,11 @@ impl ContinuousPass<'_> {
             // whoever set it), so it also decides here which pairs the new motion needs a time of
             // impact for; but a bounce the impulse passes on to a neighbour (Newton's cradle) is
             // resolved here, in order, as the solver has finished its step.
+            // The impact pair itself is always swept again: its impulse only stopped the closing at
+            // the contact point, and a pair sliding or turning along each other closes again.
+            let partner = if i == pair.0 { pair.1 } else { pair.0 };
             for c in self.candidates(i, t) {
-                if !self.solver_owns(i, c) || self.passes_bounce_on(i, c) {
+                if c == partner || !self.solver_owns(i, c) || self.passes_bounce_on(i, c) {
                     self.schedule(i, c, t);
                 }
             }
@@ -272,7 +281,7 @@ impl ContinuousPass<'_> {
     }
 
     /// Applies impulse `j` (N·s, world) at offsets `ra`, `rb`: −j to A, +j to B (dynamic only).
-    fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
+    pub(super) fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
         let body = self.bodies.at_mut(a);
         if body.is_dynamic() {
             let (dv, dw) = body.inverse_mass().response(ra, j);

@@ -28,6 +28,7 @@
 //! a time of impact and queues them; `impact.rs` resolves impacts; `verify.rs` is the final
 //! no-tunnelling check.
 
+mod group;
 mod impact;
 mod schedule;
 mod verify;
@@ -120,8 +121,21 @@ struct PendingImpact {
     version_a: u32,
     version_b: u32,
     toi: Toi,
-    /// Found by the past-the-slop query: resolve whenever the pair is still approaching.
-    deep: bool,
+    /// How it was found, which decides how it is resolved.
+    kind: PendingKind,
+}
+
+/// How a pending impact was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PendingKind {
+    /// The first contact of a pair (or a touching pair closing fast): resolved if the pair would
+    /// overlap past the slop by the end of the step.
+    Contact,
+    /// A touching pair pressing past `DEEP_IMPACT_DEPTH`: resolved if it would deepen by more than
+    /// `DEEP_IMPACT_TOLERANCE`, and left separating at the speed that undoes its excess depth.
+    Deep,
+    /// Found by the final check (a pair reaching past the slop): always resolved, like `Deep`.
+    Verified,
 }
 
 impl PartialEq for PendingImpact {
@@ -210,6 +224,18 @@ impl<'w> ContinuousPass<'w> {
                 self.schedule(f, c, 0.0);
             }
         }
+        self.drain_queue();
+        self.verify(&fast);
+        for (key, b) in self.bodies.iter_mut() {
+            let s = &self.segments[key as usize];
+            if s.changed {
+                b.pose = s.pose_at(1.0);
+            }
+        }
+    }
+
+    /// Resolves pending impacts in time order until none is left (or the backstop is reached).
+    fn drain_queue(&mut self) {
         while let Some(Reverse(pending)) = self.queue.pop() {
             if !(self.current(pending.a, pending.version_a)
                 && self.current(pending.b, pending.version_b))
@@ -218,19 +244,12 @@ impl<'w> ContinuousPass<'w> {
             }
             self.processed += 1;
             if self.past_backstop() {
-                // A kinematic body driving into bodies that are already held would otherwise
-                // meet them again at the same time forever. What is left is the final check's
-                // (it holds whatever would still overlap).
-                break;
+                // A kinematic body driving into bodies that are already stopped would otherwise
+                // meet them again at the same time forever. What is left is the final check's.
+                self.queue.clear();
+                return;
             }
             self.resolve(&pending);
-        }
-        self.verify(&fast);
-        for (key, b) in self.bodies.iter_mut() {
-            let s = &self.segments[key as usize];
-            if s.changed {
-                b.pose = s.pose_at(1.0);
-            }
         }
     }
 

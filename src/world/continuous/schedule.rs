@@ -8,12 +8,14 @@
 //! segment gets an impact now only if, left to the solver, it would overlap past the slop by the
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
-use super::{ContinuousPass, PendingImpact, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
+use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
-use crate::query::{time_of_impact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
+use crate::query::{
+    contact as contact_query, time_of_impact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus,
+};
 use crate::world::proxy_type;
 use std::cmp::Reverse;
 
@@ -45,6 +47,9 @@ impl ContinuousPass<'_> {
     ///   pair cannot pass through itself whatever the solver did.
     ///
     /// Pairs without a contact (their proxies were apart at the start) are never the solver's.
+    /// The contact's manifold describes the start of the step; once an impact has given either
+    /// body a new segment, the overlap is measured at the segment's start instead, and "cannot
+    /// meet" no longer applies (the body may have come close since).
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
         let Some(contact) = self.contacts.find(a.min(b), a.max(b)) else {
             return false;
@@ -52,11 +57,28 @@ impl ContinuousPass<'_> {
         if contact.impact {
             return false;
         }
+        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let from_start = !(sa.changed || sb.changed);
         if !contact.has_points() {
-            return self.motion_bound(a) + self.motion_bound(b) < contact.margin;
+            return from_start && self.motion_bound(a) + self.motion_bound(b) < contact.margin;
         }
-        let overlap = (-contact.min_separation()).max(0.0);
+        if from_start {
+            let overlap = (-contact.min_separation()).max(0.0);
+            return self.centres_stay_out(a, b, overlap);
+        }
+        let t = sa.t0.max(sb.t0);
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let overlap = contact_query(&ba.com_shape, &sa.pose_at(t), &bb.com_shape, &sb.pose_at(t))
+            .map_or(0.0, |k| k.depth);
         self.centres_stay_out(a, b, overlap)
+    }
+
+    /// Impacts the pair has had this step.
+    pub(super) fn impacts_of(&self, a: u32, b: u32) -> u32 {
+        self.pair_impacts
+            .get(&(a.min(b), a.max(b)))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Farthest any point of body `i` moves over the rest of its segment (metres).
@@ -133,8 +155,8 @@ impl ContinuousPass<'_> {
     /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
     /// the step (a resting contact is the solver's).
     pub(super) fn schedule(&mut self, a: u32, b: u32, t: Real) {
-        let key = (a.min(b), a.max(b));
-        if self.pair_impacts.get(&key).copied().unwrap_or(0) >= MAX_IMPACTS_PER_PAIR {
+        let immovable = !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic());
+        if immovable && self.impacts_of(a, b) >= MAX_IMPACTS_PER_PAIR {
             return; // a sustained contact against an immovable body: see MAX_IMPACTS_PER_PAIR
         }
         let (sa, sb) = (self.segments[a as usize], self.segments[b as usize]);
@@ -147,7 +169,7 @@ impl ContinuousPass<'_> {
         let touching_now =
             toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
         if !touching_now {
-            self.queue_impact(a, b, t + toi.t * (1.0 - t), toi, false);
+            self.queue_impact(a, b, t + toi.t * (1.0 - t), toi, PendingKind::Contact);
             return;
         }
         // Touching now: an impact is needed now only if, left to the solver, the pair would
@@ -155,7 +177,7 @@ impl ContinuousPass<'_> {
         let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
         let rel = self.segment_velocity(b, cb, toi.point) - self.segment_velocity(a, ca, toi.point);
         if -rel.dot(toi.normal) * (1.0 - t) * self.config.dt > LINEAR_SLOP {
-            self.queue_impact(a, b, t, toi, false);
+            self.queue_impact(a, b, t, toi, PendingKind::Contact);
             return;
         }
         // ... but touching now hides what comes later in the step (a spinning body pivoting
@@ -174,12 +196,12 @@ impl ContinuousPass<'_> {
             &deep,
         );
         if let Some(toi) = later.filter(|toi| toi.status != ToiStatus::Overlapping) {
-            self.queue_impact(a, b, t + toi.t * (1.0 - t), toi, true);
+            self.queue_impact(a, b, t + toi.t * (1.0 - t), toi, PendingKind::Deep);
         }
     }
 
     /// Queues a pending impact of `a` and `b` at step fraction `t`.
-    fn queue_impact(&mut self, a: u32, b: u32, t: Real, toi: Toi, deep: bool) {
+    pub(super) fn queue_impact(&mut self, a: u32, b: u32, t: Real, toi: Toi, kind: PendingKind) {
         self.seq += 1;
         self.queue.push(Reverse(PendingImpact {
             t,
@@ -189,7 +211,7 @@ impl ContinuousPass<'_> {
             version_a: self.segments[a as usize].version,
             version_b: self.segments[b as usize].version,
             toi,
-            deep,
+            kind,
         }));
     }
 }

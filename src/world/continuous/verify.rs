@@ -1,37 +1,47 @@
 //! The final verification, the guarantee behind the event loop: each fast or re-swept body's final
-//! segment is checked against everything it reaches for an overlap past the slop before the step
-//! ends. A body that would get one is held at the start of its segment (a pose that overlapped
-//! nothing past the slop) for the rest of the step, and the check repeats for what changed.
+//! segment is checked against everything it reaches (except the pairs the solver is trusted with)
+//! for an overlap past the slop before the step ends, or, for a pair already past the slop, for
+//! pressing a slop deeper. What it finds is queued as an impact at the time the overlap reaches
+//! the slop and resolved like any other (with the group it touches), and the check runs again.
+//! Only if overlaps remain after `VERIFY_ROUNDS` rounds are those bodies held at the start of their
+//! segments: the last resort, which keeps the no-tunnelling guarantee but not momentum.
 
-use super::ContinuousPass;
+use super::{ContinuousPass, PendingKind};
 use crate::constants::LINEAR_SLOP;
-use crate::query::{contact, time_of_impact_unchecked, ToiOptions, ToiStatus};
+use crate::math::Real;
+use crate::query::{contact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
 
-/// Rounds of the final no-tunnelling check (each holds what it finds; held bodies stand still).
+/// Rounds of the final check that queue what they find as impacts; what is still found after
+/// them is held.
 const VERIFY_ROUNDS: usize = 8;
+
+/// Rounds of holding (each holds what it finds; held bodies stand still).
+const HOLD_ROUNDS: usize = 8;
 
 /// Times the final check's query may carry on from a safe time when it runs out of iterations.
 const VERIFY_TOI_RESTARTS: usize = 16;
 
 impl ContinuousPass<'_> {
-    /// Checks the fast bodies and every body whose segment changed; holds those that would overlap
-    /// something past the slop, and checks again what could reach them.
+    /// Checks the fast bodies and every body whose segment changed: overlaps found become impacts
+    /// (then the event loop runs again); after `VERIFY_ROUNDS` rounds, bodies still overlapping
+    /// are held, and the check repeats for what could reach them.
     pub(super) fn verify(&mut self, fast: &[u32]) {
-        let mut watch: Vec<u32> = fast.to_vec();
-        watch.extend(
-            self.segments
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.changed)
-                .map(|(i, _)| i as u32),
-        );
-        watch.sort_unstable();
-        watch.dedup();
         for _round in 0..VERIFY_ROUNDS {
-            let hold: Vec<u32> = watch
-                .iter()
-                .copied()
-                .filter(|&i| self.would_overlap(i))
+            let found = self.find_overlaps(&self.watched(fast));
+            if found.is_empty() {
+                return;
+            }
+            for (i, c, t, toi) in found {
+                self.queue_impact(i, c, t, toi, PendingKind::Verified);
+            }
+            self.drain_queue();
+        }
+        let mut watch = self.watched(fast);
+        for _round in 0..HOLD_ROUNDS {
+            let hold: Vec<u32> = self
+                .find_overlaps(&watch)
+                .into_iter()
+                .map(|(i, ..)| i)
                 .collect();
             if hold.is_empty() {
                 return;
@@ -48,60 +58,78 @@ impl ContinuousPass<'_> {
         }
     }
 
-    /// Whether dynamic body `i`'s segment overlaps something past the slop before the step ends.
-    fn would_overlap(&self, i: u32) -> bool {
-        if !self.bodies.at(i).is_dynamic() {
-            return false;
-        }
-        let si = self.segments[i as usize];
-        if !si.moves() {
-            return false; // already standing still
-        }
-        // The solver's pairs cannot pass through each other (see `solver_owns`); every other pair
-        // is checked on its segments.
-        self.candidates(i, si.t0)
-            .into_iter()
-            .any(|c| !self.solver_owns(i, c) && self.reaches_past_slop(i, c))
+    /// The fast bodies and every body whose segment changed, sorted.
+    fn watched(&self, fast: &[u32]) -> Vec<u32> {
+        let mut watch: Vec<u32> = fast.to_vec();
+        watch.extend(
+            self.segments
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.changed)
+                .map(|(i, _)| i as u32),
+        );
+        watch.sort_unstable();
+        watch.dedup();
+        watch
     }
 
-    /// Whether bodies `i` and `c` come closer than `-LINEAR_SLOP` on their segments. A query that
-    /// runs out of iterations (a pair sliding along each other close to the target gives
-    /// conservative advancement tiny steps) returns only a safe time: carry on from there a few
-    /// times before calling it a hit.
-    fn reaches_past_slop(&self, i: u32, c: u32) -> bool {
-        let deep = ToiOptions {
-            target_separation: -LINEAR_SLOP,
-            ..ToiOptions::default()
-        };
+    /// For each watched dynamic body that would overlap something past the slop: the body, the
+    /// other body, the step fraction where the overlap reaches the slop, and that time of impact.
+    fn find_overlaps(&self, watch: &[u32]) -> Vec<(u32, u32, Real, Toi)> {
+        let mut found = Vec::new();
+        for &i in watch {
+            if !self.bodies.at(i).is_dynamic() {
+                continue;
+            }
+            let si = self.segments[i as usize];
+            if !si.moves() {
+                continue; // already standing still
+            }
+            // The solver's pairs cannot pass through each other (see `solver_owns`); every other
+            // pair is checked on its segments.
+            let hit = self
+                .candidates(i, si.t0)
+                .into_iter()
+                .filter(|&c| !self.solver_owns(i, c))
+                .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
+            found.extend(hit);
+        }
+        found
+    }
+
+    /// When bodies `i` and `c` come closer than `-LINEAR_SLOP` on their segments (step fraction
+    /// and time of impact), or `None`. A pair already past the slop (a pile compressed under load)
+    /// counts only if it presses a slop deeper. A query that runs out of iterations (a pair
+    /// sliding along each other close to the target gives conservative advancement tiny steps)
+    /// returns only a safe time: carry on from there a few times before calling it a hit.
+    fn reaches_past_slop(&self, i: u32, c: u32) -> Option<(Real, Toi)> {
         let (si, sc) = (self.segments[i as usize], self.segments[c as usize]);
         let (shape_i, shape_c) = (&self.bodies.at(i).com_shape, &self.bodies.at(c).com_shape);
         let mut from = si.t0.max(sc.t0);
-        // A pair already past the slop (a pile compressed under load) is flagged only if it
-        // presses a slop deeper still.
         let start_depth = contact(shape_i, &si.pose_at(from), shape_c, &sc.pose_at(from))
             .map_or(0.0, |k| k.depth);
-        let deep = if start_depth > LINEAR_SLOP {
-            ToiOptions {
-                target_separation: -(start_depth + LINEAR_SLOP),
-                ..deep
-            }
+        let target = if start_depth > LINEAR_SLOP {
+            start_depth + LINEAR_SLOP
         } else {
-            deep
+            LINEAR_SLOP
         };
-        let mut found = false;
+        let options = ToiOptions {
+            target_separation: -target,
+            ..ToiOptions::default()
+        };
+        let mut found = None;
         for _ in 0..VERIFY_TOI_RESTARTS {
-            let Some(toi) = time_of_impact_unchecked(
+            let toi = time_of_impact_unchecked(
                 shape_i,
                 &si.motion_from(from),
                 shape_c,
                 &sc.motion_from(from),
-                &deep,
-            ) else {
-                return false; // no contact from the safe time on
-            };
+                &options,
+            )?;
             let at = from + toi.t * (1.0 - from);
-            found = true;
-            if toi.status != ToiStatus::BudgetExhausted || at >= 1.0 {
+            let done = toi.status != ToiStatus::BudgetExhausted || at >= 1.0;
+            found = Some((at, toi));
+            if done {
                 break;
             }
             from = at;

@@ -1,0 +1,213 @@
+//! Settling the bodies an impact touches: after an impact's impulse, the two bodies and the
+//! dynamic bodies touching them at the impact time are solved together (sequential impulses,
+//! non-penetration and Coulomb friction over every contact among them at that moment, static and
+//! kinematic neighbours immovable), as Box2D v2.4's time-of-impact sub-step solved the touching
+//! island. A bullet that drives a crate into a wall stops with the crate against the wall instead of
+//! pushing it in; a body hit while resting between two others shares the blow with them; momentum is
+//! kept (the impulses act between the bodies). A contact that must bounce (restitution, closing
+//! faster than the threshold) is left out: its bounce is an impact of its own, resolved next in
+//! time order, so a bounce still travels down a row of touching bodies (Newton's cradle).
+
+use super::ContinuousPass;
+use crate::constants::LINEAR_SLOP;
+use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity};
+use crate::math::{Real, Vec2};
+use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
+
+/// Sequential-impulse sweeps over a group's contacts.
+const GROUP_ITERATIONS: usize = 8;
+
+/// Most bodies settled with one impact (the two and their touching neighbours): a bound on the
+/// work of one impact in a dense pile.
+const MAX_GROUP_BODIES: usize = 32;
+
+/// Bounces a pair may have in one step before the group settles it inelastically: a body pressed
+/// between two others (a crate between a bullet and a wall) otherwise bounces between them again
+/// and again at the same moment.
+const MAX_BOUNCES_PER_PAIR: u32 = 2;
+
+/// Reference-face bias of the group's manifolds (metres), as the narrow phase's.
+const GROUP_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
+
+/// One point of a group contact (world).
+#[derive(Clone, Copy, Debug, Default)]
+struct GroupPoint {
+    /// Offsets from A's and B's centres of mass at the impact time (metres).
+    ra: Vec2,
+    rb: Vec2,
+    /// Least normal velocity (m/s): 0 when touching, or closing the gap over the rest of the step.
+    target: Real,
+    normal_impulse: Real,
+    tangent_impulse: Real,
+}
+
+/// A contact between two bodies of a group at the impact time.
+#[derive(Clone, Copy, Debug)]
+struct GroupContact {
+    a: u32,
+    b: u32,
+    /// Unit normal from A toward B (world).
+    normal: Vec2,
+    friction: Real,
+    points: [GroupPoint; MAX_MANIFOLD_POINTS],
+    count: usize,
+}
+
+impl ContinuousPass<'_> {
+    /// Settles the bodies around an impact of `a` and `b` at step fraction `t` (after its impulse).
+    /// Returns the dynamic bodies whose velocity the settling may have changed (`a` and `b`
+    /// included), for new segments.
+    pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
+        let mut members: Vec<u32> = [a, b]
+            .into_iter()
+            .filter(|&i| self.bodies.at(i).is_dynamic())
+            .collect();
+        let mut contacts: Vec<GroupContact> = Vec::new();
+        for i in members.clone() {
+            for c in self.candidates(i, t) {
+                if (c == a || c == b) && (i == a || i == b) {
+                    continue; // the impact pair itself was just resolved
+                }
+                let before = contacts.len();
+                self.group_contact(i, c, t, &mut contacts);
+                let touches = contacts.len() > before;
+                if touches
+                    && self.bodies.at(c).is_dynamic()
+                    && !members.contains(&c)
+                    && members.len() < MAX_GROUP_BODIES
+                {
+                    members.push(c);
+                }
+            }
+        }
+        if contacts.is_empty() {
+            return members;
+        }
+        // Drop contacts with a body that did not make it into the group (kept immovable there
+        // would not conserve momentum).
+        contacts.retain(|k| {
+            let inside = |i: u32| !self.bodies.at(i).is_dynamic() || members.contains(&i);
+            inside(k.a) && inside(k.b)
+        });
+        self.solve_group(&mut contacts);
+        members
+    }
+
+    /// Appends the contact of bodies `i` and `c` at step fraction `t` if they touch (within the
+    /// slop) and it is not a bounce of its own.
+    fn group_contact(&self, i: u32, c: u32, t: Real, out: &mut Vec<GroupContact>) {
+        let (a, b) = (i.min(c), i.max(c));
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let (xa, xb) = (
+            self.segments[a as usize].pose_at(t),
+            self.segments[b as usize].pose_at(t),
+        );
+        let friction = self.config.friction_mixing.mix(ba.friction, bb.friction);
+        let restitution = self
+            .config
+            .restitution_mixing
+            .mix(ba.restitution, bb.restitution);
+        let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
+        let threshold = self.config.restitution_threshold;
+        let may_bounce = self.impacts_of(a, b) < MAX_BOUNCES_PER_PAIR;
+        let (ca, cb) = (xa.translation, xb.translation);
+        for_each_piece_pair(
+            &ba.com_shape,
+            &xa,
+            &bb.com_shape,
+            &xb,
+            LINEAR_SLOP,
+            &mut |sa, xsa, sb, xsb, _, _| {
+                let Some(m) = local_manifold(sa, xsa, sb, xsb, LINEAR_SLOP, GROUP_FACE_BIAS) else {
+                    return;
+                };
+                let normal = xsa.transform_vector(m.normal);
+                let mut contact = GroupContact {
+                    a,
+                    b,
+                    normal,
+                    friction,
+                    points: [GroupPoint::default(); MAX_MANIFOLD_POINTS],
+                    count: 0,
+                };
+                for p in m.points[..m.count]
+                    .iter()
+                    .filter(|p| p.separation <= LINEAR_SLOP)
+                {
+                    let world = xsa.transform_point(p.point);
+                    let (ra, rb) = (world - ca, world - cb);
+                    let vn = relative_velocity(
+                        ba.linear_velocity,
+                        ba.angular_velocity,
+                        ra,
+                        bb.linear_velocity,
+                        bb.angular_velocity,
+                        rb,
+                    )
+                    .dot(normal);
+                    if may_bounce && restitution > 0.0 && -vn > threshold {
+                        return; // a bounce of its own: resolved as an impact, in time order
+                    }
+                    contact.points[contact.count] = GroupPoint {
+                        ra,
+                        rb,
+                        target: -p.separation.max(0.0) / rest_of_step,
+                        ..GroupPoint::default()
+                    };
+                    contact.count += 1;
+                }
+                if contact.count > 0 {
+                    out.push(contact);
+                }
+            },
+        );
+    }
+
+    /// Sequential impulses over the group's contacts: non-penetration up to each point's target
+    /// and Coulomb friction, accumulated and clamped.
+    fn solve_group(&mut self, contacts: &mut [GroupContact]) {
+        for _ in 0..GROUP_ITERATIONS {
+            for k in contacts.iter_mut() {
+                let (ma, mb) = (
+                    self.bodies.at(k.a).inverse_mass(),
+                    self.bodies.at(k.b).inverse_mass(),
+                );
+                let (n, tangent) = (k.normal, k.normal.perp());
+                for p in &mut k.points[..k.count] {
+                    let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
+                    if kn <= 0.0 {
+                        continue;
+                    }
+                    let vn = self.relative_velocity_of(k.a, p.ra, k.b, p.rb).dot(n);
+                    let total = (p.normal_impulse + (p.target - vn) / kn).max(0.0);
+                    let dj = total - p.normal_impulse;
+                    p.normal_impulse = total;
+                    self.push_impulse(k.a, k.b, p.ra, p.rb, dj * n);
+                    let kt = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
+                    if kt <= 0.0 {
+                        continue;
+                    }
+                    let vt = self.relative_velocity_of(k.a, p.ra, k.b, p.rb).dot(tangent);
+                    let max = k.friction * p.normal_impulse;
+                    let total_t = (p.tangent_impulse - vt / kt).clamp(-max, max);
+                    let djt = total_t - p.tangent_impulse;
+                    p.tangent_impulse = total_t;
+                    self.push_impulse(k.a, k.b, p.ra, p.rb, djt * tangent);
+                }
+            }
+        }
+    }
+
+    /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
+    fn relative_velocity_of(&self, a: u32, ra: Vec2, b: u32, rb: Vec2) -> Vec2 {
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        relative_velocity(
+            ba.linear_velocity,
+            ba.angular_velocity,
+            ra,
+            bb.linear_velocity,
+            bb.angular_velocity,
+            rb,
+        )
+    }
+}
