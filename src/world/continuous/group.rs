@@ -24,7 +24,7 @@ const MAX_GROUP_BODIES: usize = 32;
 /// Bounces a pair may have in one step before the group settles it inelastically: a body pressed
 /// between two others (a crate between a bullet and a wall) otherwise bounces between them again
 /// and again at the same moment.
-const MAX_BOUNCES_PER_PAIR: u32 = 2;
+pub(super) const MAX_BOUNCES_PER_PAIR: u32 = 2;
 
 /// Reference-face bias of the group's manifolds (metres), as the narrow phase's.
 const GROUP_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
@@ -65,9 +65,11 @@ impl ContinuousPass<'_> {
         let mut contacts: Vec<GroupContact> = Vec::new();
         for i in members.clone() {
             for c in self.candidates(i, t) {
-                if (c == a || c == b) && (i == a || i == b) {
-                    continue; // the impact pair itself was just resolved
+                if i == b && c == a {
+                    continue; // the impact pair's contact is added once (from `a`)
                 }
+                // The impact pair's own contact is in too (just resolved, it only acts if another
+                // contact would push the two back into each other).
                 let before = contacts.len();
                 self.group_contact(i, c, t, &mut contacts);
                 let touches = contacts.len() > before;

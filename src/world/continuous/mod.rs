@@ -176,6 +176,9 @@ pub(crate) struct ContinuousPass<'w> {
     processed: usize,
     /// Impulses applied per pair this step (see `schedule::MAX_IMPACTS_PER_PAIR`).
     pair_impacts: HashMap<(u32, u32), u32>,
+    /// Pairs of dynamic bodies that move on together for the rest of the step (see
+    /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
+    joined: HashSet<(u32, u32)>,
 }
 
 impl<'w> ContinuousPass<'w> {
@@ -201,6 +204,7 @@ impl<'w> ContinuousPass<'w> {
             impacts: 0,
             processed: 0,
             pair_impacts: HashMap::new(),
+            joined: HashSet::new(),
         }
     }
 

@@ -155,6 +155,9 @@ impl ContinuousPass<'_> {
     /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
     /// the step (a resting contact is the solver's).
     pub(super) fn schedule(&mut self, a: u32, b: u32, t: Real) {
+        if self.joined.contains(&(a.min(b), a.max(b))) {
+            return; // moving as one for the rest of the step
+        }
         let immovable = !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic());
         if immovable && self.impacts_of(a, b) >= MAX_IMPACTS_PER_PAIR {
             return; // a sustained contact against an immovable body: see MAX_IMPACTS_PER_PAIR

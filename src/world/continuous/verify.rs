@@ -6,7 +6,7 @@
 //! Only if overlaps remain after `VERIFY_ROUNDS` rounds are those bodies held at the start of their
 //! segments: the last resort, which keeps the no-tunnelling guarantee but not momentum.
 
-use super::{ContinuousPass, PendingKind};
+use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE};
 use crate::constants::LINEAR_SLOP;
 use crate::math::Real;
 use crate::query::{contact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
@@ -17,6 +17,11 @@ const VERIFY_ROUNDS: usize = 8;
 
 /// Rounds of holding (each holds what it finds; held bodies stand still).
 const HOLD_ROUNDS: usize = 8;
+
+/// Depth (metres) at which the final check steps in: a little inside the slop, so that what the
+/// resolution leaves (a fast-turning pair's time of impact at a penetrating target is only
+/// conservative to within tens of micrometres) still ends within the slop.
+const VERIFY_DEPTH: Real = 0.9 * LINEAR_SLOP;
 
 /// Times the final check's query may carry on from a safe time when it runs out of iterations.
 const VERIFY_TOI_RESTARTS: usize = 16;
@@ -90,7 +95,9 @@ impl ContinuousPass<'_> {
             let hit = self
                 .candidates(i, si.t0)
                 .into_iter()
-                .filter(|&c| !self.solver_owns(i, c))
+                .filter(|&c| {
+                    !self.solver_owns(i, c) && !self.joined.contains(&(i.min(c), i.max(c)))
+                })
                 .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
             found.extend(hit);
         }
@@ -108,10 +115,13 @@ impl ContinuousPass<'_> {
         let mut from = si.t0.max(sc.t0);
         let start_depth = contact(shape_i, &si.pose_at(from), shape_c, &sc.pose_at(from))
             .map_or(0.0, |k| k.depth);
+        // Hysteresis: a pair that starts its segment near or past the check depth (one the
+        // check just resolved, which now separates) counts only if it presses deeper: within the
+        // slop by `DEEP_IMPACT_TOLERANCE` (never past the slop), past it by a whole slop.
         let target = if start_depth > LINEAR_SLOP {
             start_depth + LINEAR_SLOP
         } else {
-            LINEAR_SLOP
+            (start_depth + DEEP_IMPACT_TOLERANCE).clamp(VERIFY_DEPTH, LINEAR_SLOP)
         };
         let options = ToiOptions {
             target_separation: -target,
