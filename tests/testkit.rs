@@ -3,6 +3,8 @@
 //! engine passes them on the kit's own random scenes.
 #![cfg(feature = "proptest")]
 
+mod common;
+
 use proptest::prelude::*;
 use sweep2d::analysis::testkit::{self, Snapshot};
 use sweep2d::constants::LINEAR_SLOP;
@@ -107,9 +109,7 @@ fn mechanical_energy_counts_gravity() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(24)
-    ))]
+    #![proptest_config(common::simulation_config(24))]
 
     /// Up to 8 bullets at up to 500 m/s in a box of 1 cm walls, for half a second: nothing ever
     /// passes through anything.

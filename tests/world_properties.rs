@@ -30,12 +30,7 @@ fn bullet() -> impl Strategy<Value = Shape> {
 const HEAD_ON_OVERLAP: f64 = LINEAR_SLOP + 1e-4;
 
 fn cases(n: u32) -> ProptestConfig {
-    ProptestConfig::with_cases(
-        std::env::var("PROPTEST_CASES")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(n),
-    )
+    common::simulation_config(n)
 }
 
 proptest! {

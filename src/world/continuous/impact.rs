@@ -48,7 +48,8 @@ impl ContinuousPass<'_> {
             points: pending.toi.contact.points(),
         };
         let (n, p) = (hit.normal, pending.toi.point);
-        let over_budget = self.impacts >= self.config.max_impacts_per_step;
+        let over_budget =
+            self.impacts >= self.config.max_impacts_per_step || self.work.get() > self.work_budget;
         // Decide on the motion the bodies actually have this step (a held body stands still), at
         // the fastest-closing point of the manifold: a bar turning along another closes at its
         // swinging end, not at the point the time of impact reports.
@@ -202,6 +203,7 @@ impl ContinuousPass<'_> {
                 version: old.version + 1,
                 changed: true,
             };
+            self.restarted.push(i);
             self.enlarge_proxy(i, t);
         }
         for &i in members {

@@ -35,6 +35,7 @@ mod verify;
 
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
+use super::contact_set::{PairMap, PairSet};
 use super::events::StepEvents;
 use super::step::Clock;
 use super::WorldConfig;
@@ -44,7 +45,7 @@ use crate::dynamics::BodyKind;
 use crate::math::{Real, Rot, Transform, Vec2};
 use crate::query::{Motion, Toi};
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::BinaryHeap;
 
 /// Overlap (metres) at which the continuous pass steps in for a pair that was touching at the
 /// start of its motion and presses deeper (a spinning body swinging its far end through a
@@ -60,6 +61,16 @@ const DEEP_IMPACT_TOLERANCE: Real = 0.01 * LINEAR_SLOP;
 /// Events (impacts, holds, budget continuations) one pass may process per allowed impact before
 /// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
 const RESWEEP_FACTOR: usize = 16;
+
+/// Candidate pairs the pass may examine per pair of the step (contacts plus bodies) before it
+/// stops re-sweeping: its work stays a bounded multiple of what the step's pairs imply, even for
+/// a heap of bodies created at one point (each impact there would otherwise re-sweep its bodies
+/// against every other body of the heap).
+const WORK_PER_PAIR: usize = 32;
+
+/// Candidate pairs any pass may examine whatever the step's size (a bullet rain has few pairs at
+/// the start of a step and many impacts within it): about 0.1 s of work.
+const WORK_FLOOR: usize = 1 << 20;
 
 /// A body's motion for the rest of the step.
 #[derive(Clone, Copy, Debug)]
@@ -174,11 +185,17 @@ pub(crate) struct ContinuousPass<'w> {
     impacts: usize,
     /// Pending impacts processed (against the re-sweep backstop).
     processed: usize,
+    /// Candidate pairs examined so far (against `work_budget`).
+    work: std::cell::Cell<usize>,
+    /// `WORK_PER_PAIR` × (contacts + bodies) of this step.
+    work_budget: usize,
     /// Impulses applied per pair this step (see `schedule::MAX_IMPACTS_PER_PAIR`).
-    pair_impacts: HashMap<(u32, u32), u32>,
+    pair_impacts: PairMap<u32>,
+    /// Bodies given a new segment since the final check last looked (its next round's watch list).
+    restarted: Vec<u32>,
     /// Pairs of dynamic bodies that move on together for the rest of the step (see
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
-    joined: HashSet<(u32, u32)>,
+    joined: PairSet,
 }
 
 impl<'w> ContinuousPass<'w> {
@@ -191,6 +208,7 @@ impl<'w> ContinuousPass<'w> {
         events: &'w mut StepEvents,
         clock: &'w Clock,
     ) -> Self {
+        let work_budget = WORK_PER_PAIR * (contacts.len() + bodies.len()) + WORK_FLOOR;
         Self {
             config,
             bodies,
@@ -203,8 +221,11 @@ impl<'w> ContinuousPass<'w> {
             seq: 0,
             impacts: 0,
             processed: 0,
-            pair_impacts: HashMap::new(),
-            joined: HashSet::new(),
+            work: std::cell::Cell::new(0),
+            work_budget,
+            pair_impacts: PairMap::default(),
+            joined: PairSet::default(),
+            restarted: Vec::new(),
         }
     }
 
@@ -218,7 +239,7 @@ impl<'w> ContinuousPass<'w> {
         for &f in &fast {
             self.enlarge_proxy(f, 0.0);
         }
-        let mut seen: HashSet<(u32, u32)> = HashSet::new();
+        let mut seen = PairSet::default();
         for &f in &fast {
             for c in self.candidates(f, 0.0) {
                 let key = (f.min(c), f.max(c));
@@ -289,9 +310,11 @@ impl<'w> ContinuousPass<'w> {
         self.segments[i as usize].version == version
     }
 
-    /// Whether the pass has processed so many pending impacts that it stops re-sweeping.
+    /// Whether the pass has processed so many pending impacts, or examined so many candidate
+    /// pairs, that it stops re-sweeping.
     fn past_backstop(&self) -> bool {
         self.processed > RESWEEP_FACTOR * self.config.max_impacts_per_step
+            || self.work.get() > self.work_budget
     }
 
     /// Holds body `i` still from `t` to the end of the step and zeroes its velocity: a body whose
@@ -306,6 +329,7 @@ impl<'w> ContinuousPass<'w> {
             changed: true,
             ..Segment::still(old.pose_at(t))
         };
+        self.restarted.push(i);
         let body = self.bodies.at_mut(i);
         body.linear_velocity = Vec2::ZERO;
         body.angular_velocity = 0.0;

@@ -31,15 +31,23 @@ impl ContinuousPass<'_> {
     /// (then the event loop runs again); after `VERIFY_ROUNDS` rounds, bodies still overlapping
     /// are held, and the check repeats for what could reach them.
     pub(super) fn verify(&mut self, fast: &[u32]) {
+        // Later rounds look only at what the previous one changed: a pair's overlap can only have
+        // changed if one of its bodies got a new segment.
+        let mut watch = self.watched(fast);
         for _round in 0..VERIFY_ROUNDS {
-            let found = self.find_overlaps(&self.watched(fast));
+            let found = self.find_overlaps(&watch);
             if found.is_empty() {
                 return;
             }
+            self.restarted.clear();
             for (i, c, t, toi) in found {
                 self.queue_impact(i, c, t, toi, PendingKind::Verified);
             }
             self.drain_queue();
+            watch = self.take_restarted();
+            if watch.is_empty() {
+                break; // nothing was resolved (past the backstop): what was found is held below
+            }
         }
         let mut watch = self.watched(fast);
         for _round in 0..HOLD_ROUNDS {
@@ -56,11 +64,22 @@ impl ContinuousPass<'_> {
                 self.hold(i, t0);
             }
             // Bodies whose motion reaches a held body must be checked again.
-            watch = hold;
-            watch.extend_from_slice(fast);
+            watch = hold
+                .iter()
+                .flat_map(|&h| self.candidates(h, 0.0))
+                .chain(hold.iter().copied())
+                .collect();
             watch.sort_unstable();
             watch.dedup();
         }
+    }
+
+    /// The bodies given new segments since the last call, sorted.
+    fn take_restarted(&mut self) -> Vec<u32> {
+        let mut list = std::mem::take(&mut self.restarted);
+        list.sort_unstable();
+        list.dedup();
+        list
     }
 
     /// The fast bodies and every body whose segment changed, sorted.
