@@ -125,7 +125,9 @@ proptest! {
 
     /// The same scenes never end a step overlapping past the slop, and no body is ever held: a
     /// bullet pressing another against a wall (a sandwich against an immovable body) is settled
-    /// with the bodies it touches (measured: 0 of 3,000 cases past the slop).
+    /// with the bodies it touches (measured: 0 of 3,000 seeded cases past the slop). Runs with
+    /// random seeds still find about one case in a thousand that fails: they are kept, commented
+    /// as known open, in `testkit.proptest-regressions` (see `docs/simulation.md`).
     #[test]
     fn bullets_in_a_thin_walled_box_stay_within_the_slop(scene in testkit::bullet_scene(8, 500.0)) {
         let mut world = scene.build();
