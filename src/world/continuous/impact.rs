@@ -69,17 +69,14 @@ impl ContinuousPass<'_> {
         if closing * (1.0 - t) * self.config.dt <= allowed {
             // Met while separating, sliding, or too slowly to overlap past the slop by the end of
             // the step: no impulse. A time from an exhausted budget is only a safe time, not a
-            // contact: carry on from there (counting against the budget). A pair that did meet is
-            // swept on from here as a touching pair, which watches it for pressing deeper (a bar
-            // turning along another presses in at its swinging end).
+            // contact: carry on from there (bounded by the work bound, not the impact budget). A
+            // pair that did meet is swept on from here as a touching pair, which watches it for
+            // pressing deeper (a bar turning along another presses in at its swinging end).
             let exhausted = pending.toi.status == ToiStatus::BudgetExhausted;
             if (exhausted || pending.kind == PendingKind::Contact)
                 && !over_budget
                 && !self.past_backstop()
             {
-                if exhausted {
-                    self.impacts += 1;
-                }
                 self.schedule(a, b, t);
             }
             return;
