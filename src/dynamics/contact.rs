@@ -7,7 +7,7 @@
 
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::body::Body;
-use crate::dynamics::contact_math::{relative_velocity, MixingRule};
+use crate::dynamics::contact_math::{bodies_relative_velocity, MixingRule};
 use crate::math::Real;
 use crate::math::Vec2;
 use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
@@ -206,15 +206,7 @@ impl PairContact {
             .iter()
             .flat_map(|m| {
                 m.points[..m.count].iter().map(move |p| {
-                    -relative_velocity(
-                        ba.linear_velocity,
-                        ba.angular_velocity,
-                        p.anchor_a,
-                        bb.linear_velocity,
-                        bb.angular_velocity,
-                        p.anchor_b,
-                    )
-                    .dot(m.normal)
+                    -bodies_relative_velocity(ba, p.anchor_a, bb, p.anchor_b).dot(m.normal)
                 })
             })
             .fold(Real::NEG_INFINITY, Real::max)

@@ -10,7 +10,7 @@
 
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
-use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity};
+use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
 
@@ -138,15 +138,7 @@ impl ContinuousPass<'_> {
                 {
                     let world = xsa.transform_point(p.point);
                     let (ra, rb) = (world - ca, world - cb);
-                    let vn = relative_velocity(
-                        ba.linear_velocity,
-                        ba.angular_velocity,
-                        ra,
-                        bb.linear_velocity,
-                        bb.angular_velocity,
-                        rb,
-                    )
-                    .dot(normal);
+                    let vn = bodies_relative_velocity(ba, ra, bb, rb).dot(normal);
                     if may_bounce && restitution > 0.0 && -vn > threshold {
                         return; // a bounce of its own: resolved as an impact, in time order
                     }
@@ -203,13 +195,6 @@ impl ContinuousPass<'_> {
     /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
     fn relative_velocity_of(&self, a: u32, ra: Vec2, b: u32, rb: Vec2) -> Vec2 {
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        relative_velocity(
-            ba.linear_velocity,
-            ba.angular_velocity,
-            ra,
-            bb.linear_velocity,
-            bb.angular_velocity,
-            rb,
-        )
+        bodies_relative_velocity(ba, ra, bb, rb)
     }
 }

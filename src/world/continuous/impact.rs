@@ -7,7 +7,7 @@ use super::{
     ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
 };
 use crate::constants::LINEAR_SLOP;
-use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity};
+use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
 use crate::math::{Real, Vec2};
 use crate::query::ToiStatus;
 use crate::world::events::Impact;
@@ -234,14 +234,7 @@ impl ContinuousPass<'_> {
         let (ba, bb) = (self.bodies.at(contact.a), self.bodies.at(contact.b));
         contact.manifolds.iter().any(|m| {
             m.points[..m.count].iter().any(|p| {
-                let v = relative_velocity(
-                    ba.linear_velocity,
-                    ba.angular_velocity,
-                    p.anchor_a,
-                    bb.linear_velocity,
-                    bb.angular_velocity,
-                    p.anchor_b,
-                );
+                let v = bodies_relative_velocity(ba, p.anchor_a, bb, p.anchor_b);
                 -v.dot(m.normal) > self.config.restitution_threshold
             })
         })
@@ -250,15 +243,7 @@ impl ContinuousPass<'_> {
     /// Velocity of B's material point at world point `p` relative to A's (m/s), with the bodies'
     /// centres of mass at `ca`, `cb`.
     fn relative_velocity_at(&self, a: u32, ca: Vec2, b: u32, cb: Vec2, p: Vec2) -> Vec2 {
-        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        relative_velocity(
-            ba.linear_velocity,
-            ba.angular_velocity,
-            p - ca,
-            bb.linear_velocity,
-            bb.angular_velocity,
-            p - cb,
-        )
+        bodies_relative_velocity(self.bodies.at(a), p - ca, self.bodies.at(b), p - cb)
     }
 
     /// Applies the impact impulse over every manifold point (sequential impulses with accumulated
