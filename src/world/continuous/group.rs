@@ -31,26 +31,26 @@ const GROUP_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
 
 /// One point of a group contact (world).
 #[derive(Clone, Copy, Debug, Default)]
-struct GroupPoint {
+pub(super) struct GroupPoint {
     /// Offsets from A's and B's centres of mass at the impact time (metres).
-    ra: Vec2,
-    rb: Vec2,
+    pub ra: Vec2,
+    pub rb: Vec2,
     /// Least normal velocity (m/s): 0 when touching, or closing the gap over the rest of the step.
-    target: Real,
-    normal_impulse: Real,
-    tangent_impulse: Real,
+    pub target: Real,
+    pub normal_impulse: Real,
+    pub tangent_impulse: Real,
 }
 
 /// A contact between two bodies of a group at the impact time.
 #[derive(Clone, Copy, Debug)]
-struct GroupContact {
-    a: u32,
-    b: u32,
+pub(super) struct GroupContact {
+    pub a: u32,
+    pub b: u32,
     /// Unit normal from A toward B (world).
-    normal: Vec2,
-    friction: Real,
-    points: [GroupPoint; MAX_MANIFOLD_POINTS],
-    count: usize,
+    pub normal: Vec2,
+    pub friction: Real,
+    pub points: [GroupPoint; MAX_MANIFOLD_POINTS],
+    pub count: usize,
 }
 
 impl ContinuousPass<'_> {
@@ -159,7 +159,7 @@ impl ContinuousPass<'_> {
 
     /// Sequential impulses over the group's contacts: non-penetration up to each point's target
     /// and Coulomb friction, accumulated and clamped.
-    fn solve_group(&mut self, contacts: &mut [GroupContact]) {
+    pub(super) fn solve_group(&mut self, contacts: &mut [GroupContact]) {
         for _ in 0..GROUP_ITERATIONS {
             for k in contacts.iter_mut() {
                 let (ma, mb) = (
@@ -193,7 +193,7 @@ impl ContinuousPass<'_> {
     }
 
     /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
-    fn relative_velocity_of(&self, a: u32, ra: Vec2, b: u32, rb: Vec2) -> Vec2 {
+    pub(super) fn relative_velocity_of(&self, a: u32, ra: Vec2, b: u32, rb: Vec2) -> Vec2 {
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         bodies_relative_velocity(ba, ra, bb, rb)
     }

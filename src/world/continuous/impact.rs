@@ -2,14 +2,14 @@
 //! threshold, Coulomb friction, inelastic where Newton's restitution would add energy), new
 //! segments for the rest of the step, re-sweeps. Past the impact budget the bodies are held.
 
-use super::group::MAX_BOUNCES_PER_PAIR;
+use super::group::{GroupContact, GroupPoint, MAX_BOUNCES_PER_PAIR};
 use super::{
     ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
 };
 use crate::constants::LINEAR_SLOP;
-use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
+use crate::dynamics::contact_math::bodies_relative_velocity;
 use crate::math::{Real, Vec2};
-use crate::query::ToiStatus;
+use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
 use crate::world::events::Impact;
 
 /// Impacts a pair of dynamic bodies may have in one step before the two move on together for the
@@ -18,9 +18,6 @@ use crate::world::events::Impact;
 /// brings the next point in (measured: 165 impacts in one step for a 1 m bar spinning at
 /// 82 rad/s into another); the solver takes the contact over at the next step.
 const MAX_IMPACTS_BEFORE_JOINING: u32 = 8;
-
-/// Sequential-impulse sweeps over an impact's manifold points (two points converge in a few).
-const IMPACT_ITERATIONS: usize = 8;
 
 /// Where and how two bodies meet: keys, centres of mass at the impact, normal (A toward B) and
 /// manifold points (world).
@@ -81,7 +78,9 @@ impl ContinuousPass<'_> {
             }
             return;
         }
-        let vn = self.relative_velocity_at(a, hit.ca, b, hit.cb, p).dot(n);
+        let vn = self
+            .relative_velocity_of(a, p - hit.ca, b, p - hit.cb)
+            .dot(n);
         let both_dynamic = self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic();
         let impulse = if over_budget {
             0.0 // past the budget the bodies stop at the safe time and are not re-swept
@@ -240,21 +239,13 @@ impl ContinuousPass<'_> {
         })
     }
 
-    /// Velocity of B's material point at world point `p` relative to A's (m/s), with the bodies'
-    /// centres of mass at `ca`, `cb`.
-    fn relative_velocity_at(&self, a: u32, ca: Vec2, b: u32, cb: Vec2, p: Vec2) -> Vec2 {
-        bodies_relative_velocity(self.bodies.at(a), p - ca, self.bodies.at(b), p - cb)
-    }
-
-    /// Applies the impact impulse over every manifold point (sequential impulses with accumulated
-    /// clamping, iterated so a two-point contact such as a bar landing flat is resolved at both
-    /// ends); restitution above the threshold (unless `elastic` is false) and Coulomb friction.
-    /// `separate` (m/s) is the least normal speed each point leaves with. Returns the total normal
-    /// impulse.
+    /// Applies the impact impulse over every manifold point: a one-contact group solve (see
+    /// `group.rs`; iterated, so a two-point contact such as a bar landing flat is resolved at both
+    /// ends) whose targets are the restitution bounce above the threshold (unless `elastic` is
+    /// false), and at least `separate` (m/s). Returns the total normal impulse (N·s).
     fn apply_impact(&mut self, hit: &Hit, elastic: bool, separate: Real) -> Real {
-        let (a, b, ca, cb, n) = (hit.a, hit.b, hit.ca, hit.cb, hit.normal);
+        let (a, b) = (hit.a, hit.b);
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        let (ma, mb) = (ba.inverse_mass(), bb.inverse_mass());
         let restitution = if elastic {
             self.config
                 .restitution_mixing
@@ -262,45 +253,36 @@ impl ContinuousPass<'_> {
         } else {
             0.0
         };
-        let friction = self.config.friction_mixing.mix(ba.friction, bb.friction);
-        let tangent = n.perp();
+        let mut contact = GroupContact {
+            a,
+            b,
+            normal: hit.normal,
+            friction: self.config.friction_mixing.mix(ba.friction, bb.friction),
+            points: [GroupPoint::default(); MAX_MANIFOLD_POINTS],
+            count: 0,
+        };
         // Target normal velocity per point: −e × the closing speed it had, or 0 below threshold.
-        let mut targets = [0.0; 2];
-        let mut normal_acc = [0.0; 2];
-        let mut tangent_acc = [0.0; 2];
-        let count = hit.points.len().min(2);
-        for (target, &p) in targets.iter_mut().zip(&hit.points[..count]) {
-            let vn = self.relative_velocity_at(a, ca, b, cb, p).dot(n);
-            if -vn >= self.config.restitution_threshold {
-                *target = -restitution * vn;
-            }
-            *target = target.max(separate);
+        for &p in hit.points.iter().take(MAX_MANIFOLD_POINTS) {
+            let (ra, rb) = (p - hit.ca, p - hit.cb);
+            let vn = self.relative_velocity_of(a, ra, b, rb).dot(hit.normal);
+            let bounce = if -vn >= self.config.restitution_threshold {
+                -restitution * vn
+            } else {
+                0.0
+            };
+            contact.points[contact.count] = GroupPoint {
+                ra,
+                rb,
+                target: bounce.max(separate),
+                ..GroupPoint::default()
+            };
+            contact.count += 1;
         }
-        for _ in 0..IMPACT_ITERATIONS {
-            for k in 0..count {
-                let p = hit.points[k];
-                let (ra, rb) = (p - ca, p - cb);
-                let kn = inverse_effective_mass(ma, ra, mb, rb, n);
-                if kn <= 0.0 {
-                    continue;
-                }
-                let vn = self.relative_velocity_at(a, ca, b, cb, p).dot(n);
-                let new = (normal_acc[k] + (targets[k] - vn) / kn).max(0.0);
-                let dj = new - normal_acc[k];
-                normal_acc[k] = new;
-                self.push_impulse(a, b, ra, rb, dj * n);
-                let kt = inverse_effective_mass(ma, ra, mb, rb, tangent);
-                if kt > 0.0 {
-                    let vt = self.relative_velocity_at(a, ca, b, cb, p).dot(tangent);
-                    let max = friction * normal_acc[k];
-                    let new_t = (tangent_acc[k] - vt / kt).clamp(-max, max);
-                    let djt = new_t - tangent_acc[k];
-                    tangent_acc[k] = new_t;
-                    self.push_impulse(a, b, ra, rb, djt * tangent);
-                }
-            }
-        }
-        normal_acc.iter().sum()
+        self.solve_group(std::slice::from_mut(&mut contact));
+        contact.points[..contact.count]
+            .iter()
+            .map(|p| p.normal_impulse)
+            .sum()
     }
 
     /// Kinetic energy of two bodies (J).
