@@ -65,8 +65,8 @@ impl ContinuousPass<'_> {
         let mut contacts: Vec<GroupContact> = Vec::new();
         for i in members.clone() {
             for c in self.candidates(i, t) {
-                if i == b && c == a {
-                    continue; // the impact pair's contact is added once (from `a`)
+                if i == b && c == a && members.contains(&a) {
+                    continue; // the impact pair's contact is added once (from `a`, when `a` is a member)
                 }
                 // The impact pair's own contact is in too (just resolved, it only acts if another
                 // contact would push the two back into each other).
