@@ -407,7 +407,8 @@ impl Body {
     }
 }
 
-fn finite(body: &str, field: &'static str, value: Real) -> Result<(), BodyError> {
+/// Checks that a number is finite; `field` names it in errors.
+pub(crate) fn check_finite(body: &str, field: &'static str, value: Real) -> Result<(), BodyError> {
     if value.is_finite() {
         Ok(())
     } else {
@@ -429,7 +430,7 @@ pub(crate) fn check_transform(body: &str, transform: &Transform) -> Result<(), B
         ("transform.rotation.sin", transform.rotation.sin),
     ];
     for (name, v) in components {
-        finite(body, name, v)?;
+        check_finite(body, name, v)?;
     }
     let length = transform.rotation.cos.hypot(transform.rotation.sin);
     if (length - 1.0).abs() > ROTATION_TOLERANCE {
@@ -445,14 +446,12 @@ pub(crate) fn check_transform(body: &str, transform: &Transform) -> Result<(), B
 
 /// Checks that every component of a vector is finite; `field` names the vector (`force`).
 pub(crate) fn check_vector(body: &str, field: &'static str, v: Vec2) -> Result<(), BodyError> {
-    if !v.x.is_finite() {
-        return finite(body, field, v.x);
-    }
-    finite(body, field, v.y)
+    check_finite(body, field, v.x)?;
+    check_finite(body, field, v.y)
 }
 
 fn non_negative(body: &str, field: &'static str, value: Real) -> Result<(), BodyError> {
-    finite(body, field, value)?;
+    check_finite(body, field, value)?;
     if value < 0.0 {
         return Err(BodyError::OutOfRange {
             body: body.to_string(),
@@ -475,13 +474,13 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         ("angular_velocity", def.angular_velocity),
         ("gravity_scale", def.gravity_scale),
     ] {
-        finite(b, field, v)?;
+        check_finite(b, field, v)?;
     }
     non_negative(b, "restitution", def.restitution)?;
     non_negative(b, "friction", def.friction)?;
     non_negative(b, "linear_damping", def.linear_damping)?;
     non_negative(b, "angular_damping", def.angular_damping)?;
-    finite(b, "density", def.density)?;
+    check_finite(b, "density", def.density)?;
     let dynamic = def.kind == BodyKind::Dynamic;
     if dynamic && def.density <= 0.0 {
         return Err(BodyError::OutOfRange {

@@ -78,8 +78,8 @@ pub(crate) struct PairContact {
     /// and in time order, so the bounce travels down the row, instead of the solver, whose
     /// simultaneous solve would spread it over the row. Set by the world's narrow phase.
     pub impact: bool,
-    /// The speculative margin (metres) of the last update: every pair of features closer than this
-    /// has a manifold point, so a pair with no points was at least this far apart.
+    /// The speculative margin (metres) of the last update: the manifold keeps points whose gap is
+    /// within it, so a pair with no points was farther apart than this at the start of the step.
     pub margin: Real,
 }
 

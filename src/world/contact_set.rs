@@ -36,6 +36,12 @@ impl Hasher for PairHasher {
     }
 }
 
+/// The key of an unordered pair of bodies (keys): the lower first, as contacts store them.
+#[inline]
+pub(crate) fn pair_key(a: u32, b: u32) -> (u32, u32) {
+    (a.min(b), a.max(b))
+}
+
 /// A map keyed by body pairs.
 pub(crate) type PairMap<V> = HashMap<(u32, u32), V, BuildHasherDefault<PairHasher>>;
 
@@ -60,9 +66,9 @@ impl ContactSet {
         self.index.contains_key(&(a, b))
     }
 
-    /// The contact of a pair, if tracked (`a < b`).
+    /// The contact of a pair, if tracked (either order).
     pub fn find(&self, a: u32, b: u32) -> Option<&PairContact> {
-        self.index.get(&(a, b)).map(|&k| &self.contacts[k])
+        self.index.get(&pair_key(a, b)).map(|&k| &self.contacts[k])
     }
 
     /// Adds a contact for an untracked pair.

@@ -28,7 +28,7 @@ pub use events::{ContactBegin, ContactEnd, Impact, StepEvents};
 pub use queries::WorldRayHit;
 
 use crate::broadphase::{BroadPhase, ProxyType};
-use crate::dynamics::body::{build_body, check_transform, check_vector};
+use crate::dynamics::body::{build_body, check_finite, check_transform, check_vector};
 use crate::dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
 use crate::math::{Real, Transform, Vec2};
 use body_set::BodySet;
@@ -180,7 +180,7 @@ impl World {
     ) -> Result<(), BodyError> {
         let (body, label) = self.body_mut(id)?;
         check_vector(&label, "linear velocity", linear)?;
-        check_vector(&label, "angular velocity", Vec2::new(angular, 0.0))?;
+        check_finite(&label, "angular velocity", angular)?;
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -196,7 +196,10 @@ impl World {
     /// Applies a force (N, world) at a world point (metres) for the next step; accumulates.
     /// Ignored by non-dynamic bodies (returns an error saying so).
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), BodyError> {
-        let body = self.dynamic_input(id, "force", force, point)?;
+        let body = self.dynamic_body(id, |label| {
+            check_vector(label, "force", force)?;
+            check_vector(label, "point", point)
+        })?;
         body.force += force;
         body.torque += (point - body.pose.translation).perp_dot(force);
         Ok(())
@@ -204,7 +207,7 @@ impl World {
 
     /// Applies a torque (N·m) for the next step; accumulates.
     pub fn apply_torque(&mut self, id: BodyId, torque: Real) -> Result<(), BodyError> {
-        let body = self.dynamic_input(id, "torque", Vec2::new(torque, 0.0), Vec2::ZERO)?;
+        let body = self.dynamic_body(id, |label| check_finite(label, "torque", torque))?;
         body.torque += torque;
         Ok(())
     }
@@ -216,24 +219,25 @@ impl World {
         impulse: Vec2,
         point: Vec2,
     ) -> Result<(), BodyError> {
-        let body = self.dynamic_input(id, "impulse", impulse, point)?;
+        let body = self.dynamic_body(id, |label| {
+            check_vector(label, "impulse", impulse)?;
+            check_vector(label, "point", point)
+        })?;
         body.linear_velocity += body.inv_mass * impulse;
         body.angular_velocity +=
             body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
         Ok(())
     }
 
-    /// The dynamic body a force, torque or impulse `v` at `p` is for, once both are checked.
-    fn dynamic_input(
+    /// The dynamic body a force, torque or impulse is for, once `check` (given the body's label
+    /// for its errors) has accepted the values.
+    fn dynamic_body(
         &mut self,
         id: BodyId,
-        field: &'static str,
-        v: Vec2,
-        p: Vec2,
+        check: impl FnOnce(&str) -> Result<(), BodyError>,
     ) -> Result<&mut Body, BodyError> {
         let (body, label) = self.body_mut(id)?;
-        check_vector(&label, field, v)?;
-        check_vector(&label, "point", p)?;
+        check(&label)?;
         if body.kind != BodyKind::Dynamic {
             return Err(BodyError::WrongKind {
                 body: label,

@@ -13,6 +13,7 @@ use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
+use crate::world::contact_set::pair_key;
 
 /// Sequential-impulse sweeps over a group's contacts.
 const GROUP_ITERATIONS: usize = 8;
@@ -98,7 +99,7 @@ impl ContinuousPass<'_> {
     /// Appends the contact of bodies `i` and `c` at step fraction `t` if they touch (within the
     /// slop) and it is not a bounce of its own.
     fn group_contact(&self, i: u32, c: u32, t: Real, out: &mut Vec<GroupContact>) {
-        let (a, b) = (i.min(c), i.max(c));
+        let (a, b) = pair_key(i, c);
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (xa, xb) = (
             self.segments[a as usize].pose_at(t),

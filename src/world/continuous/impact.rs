@@ -10,6 +10,7 @@ use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::bodies_relative_velocity;
 use crate::math::{Real, Vec2};
 use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
+use crate::world::contact_set::pair_key;
 use crate::world::events::Impact;
 
 /// Impacts a pair of dynamic bodies may have in one step before the two move on together for the
@@ -103,7 +104,7 @@ impl ContinuousPass<'_> {
         });
         // A joined pair moves on as it is (settling it with its neighbours would give the two
         // different motions again); anything it drives into is swept and met as a new impact.
-        let joined = self.joined.contains(&(a.min(b), a.max(b)));
+        let joined = self.joined.contains(&pair_key(a, b));
         let members = if over_budget || joined {
             vec![a, b]
         } else {
@@ -119,7 +120,7 @@ impl ContinuousPass<'_> {
     /// took B to its new velocity.
     fn join(&mut self, hit: &Hit) -> Real {
         let (a, b) = (hit.a, hit.b);
-        self.joined.insert((a.min(b), a.max(b)));
+        self.joined.insert(pair_key(a, b));
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (ma, mb) = (ba.mass, bb.mass);
         let v = (ma * ba.linear_velocity + mb * bb.linear_velocity) / (ma + mb);
@@ -138,7 +139,7 @@ impl ContinuousPass<'_> {
         let (a, b) = (hit.a, hit.b);
         // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs) and MAX_BOUNCES_PER_PAIR
         // (group.rs).
-        *self.pair_impacts.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+        *self.pair_impacts.entry(pair_key(a, b)).or_insert(0) += 1;
         // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would undo
         // its excess depth over one step (as the solver's soft contact does, and no faster than
         // its push limit): a body spinning or sliding fast along another turns tangential speed
@@ -176,7 +177,7 @@ impl ContinuousPass<'_> {
     fn restart(&mut self, members: &[u32], pair: (u32, u32), t: Real, over_budget: bool) {
         // A new motion ends the joins of the bodies that get one (their partners no longer move
         // with them), except the pair just joined.
-        let just_joined = (pair.0.min(pair.1), pair.0.max(pair.1));
+        let just_joined = pair_key(pair.0, pair.1);
         self.joined.retain(|&(p, q)| {
             (p, q) == just_joined || !(members.contains(&p) || members.contains(&q))
         });
@@ -224,7 +225,7 @@ impl ContinuousPass<'_> {
     /// Whether body `i`, given an impulse, now closes on its neighbour `c` faster than the
     /// restitution threshold at one of their contact's points, with restitution to apply.
     fn passes_bounce_on(&self, i: u32, c: u32) -> bool {
-        let Some(contact) = self.contacts.find(i.min(c), i.max(c)) else {
+        let Some(contact) = self.contacts.find(i, c) else {
             return false;
         };
         if contact.restitution == 0.0 {

@@ -35,7 +35,7 @@ mod verify;
 
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
-use super::contact_set::{PairMap, PairSet};
+use super::contact_set::{pair_key, PairMap, PairSet};
 use super::events::StepEvents;
 use super::step::Clock;
 use super::WorldConfig;
@@ -242,7 +242,7 @@ impl<'w> ContinuousPass<'w> {
         let mut seen = PairSet::default();
         for &f in &fast {
             for c in self.candidates(f, 0.0) {
-                let key = (f.min(c), f.max(c));
+                let key = pair_key(f, c);
                 if !seen.insert(key) || self.solver_owns(f, c) {
                     continue;
                 }

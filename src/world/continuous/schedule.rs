@@ -17,6 +17,7 @@ use crate::query::{
     contact as contact_query, contains_point, time_of_impact, time_of_impact_unchecked, Toi,
     ToiOptions, ToiStatus,
 };
+use crate::world::contact_set::pair_key;
 use crate::world::proxy_type;
 use std::cmp::Reverse;
 
@@ -52,7 +53,7 @@ impl ContinuousPass<'_> {
     /// body a new segment, the overlap is measured at the segment's start instead, and "cannot
     /// meet" no longer applies (the body may have come close since).
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
-        let Some(contact) = self.contacts.find(a.min(b), a.max(b)) else {
+        let Some(contact) = self.contacts.find(a, b) else {
             return false;
         };
         if contact.impact {
@@ -88,10 +89,7 @@ impl ContinuousPass<'_> {
 
     /// Impacts the pair has had this step.
     pub(super) fn impacts_of(&self, a: u32, b: u32) -> u32 {
-        self.pair_impacts
-            .get(&(a.min(b), a.max(b)))
-            .copied()
-            .unwrap_or(0)
+        self.pair_impacts.get(&pair_key(a, b)).copied().unwrap_or(0)
     }
 
     /// Farthest any point of body `i` moves over the rest of its segment (metres).
@@ -169,7 +167,7 @@ impl ContinuousPass<'_> {
     /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
     /// the step (a resting contact is the solver's).
     pub(super) fn schedule(&mut self, a: u32, b: u32, t: Real) {
-        if self.joined.contains(&(a.min(b), a.max(b))) {
+        if self.joined.contains(&pair_key(a, b)) {
             return; // moving as one for the rest of the step
         }
         let immovable = !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic());

@@ -10,6 +10,7 @@ use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE};
 use crate::constants::LINEAR_SLOP;
 use crate::math::Real;
 use crate::query::{contact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
+use crate::world::contact_set::pair_key;
 
 /// Rounds of the final check that queue what they find as impacts; what is still found after
 /// them is held.
@@ -114,9 +115,7 @@ impl ContinuousPass<'_> {
             let hit = self
                 .candidates(i, si.t0)
                 .into_iter()
-                .filter(|&c| {
-                    !self.solver_owns(i, c) && !self.joined.contains(&(i.min(c), i.max(c)))
-                })
+                .filter(|&c| !self.solver_owns(i, c) && !self.joined.contains(&pair_key(i, c)))
                 .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
             found.extend(hit);
         }
