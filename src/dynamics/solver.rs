@@ -287,7 +287,7 @@ fn integrate_positions(states: &mut [BodyState], sims: &mut [BodySim], h: Real) 
 /// Applies `impulse` at offsets `ra`, `rb` of constraint `c`'s bodies (−impulse to A, +impulse
 /// to B); bodies that do not respond (static, kinematic) are not written.
 #[inline]
-fn apply(states: &mut [BodyState], c: &Bodies, ra: Vec2, rb: Vec2, impulse: Vec2) {
+fn apply(states: &mut [BodyState], c: &ContactConstraint, ra: Vec2, rb: Vec2, impulse: Vec2) {
     if c.mass_a.responds() {
         let (dv, dw) = c.mass_a.response(ra, impulse);
         let sa = &mut states[c.a];
@@ -302,35 +302,13 @@ fn apply(states: &mut [BodyState], c: &Bodies, ra: Vec2, rb: Vec2, impulse: Vec2
     }
 }
 
-/// A constraint's two bodies: state indices and inverse masses.
-#[derive(Clone, Copy)]
-struct Bodies {
-    a: usize,
-    b: usize,
-    mass_a: InverseMass,
-    mass_b: InverseMass,
-}
-
-impl Bodies {
-    #[inline]
-    fn of(c: &ContactConstraint) -> Self {
-        Self {
-            a: c.a,
-            b: c.b,
-            mass_a: c.mass_a,
-            mass_b: c.mass_b,
-        }
-    }
-}
-
 fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint]) {
     for c in constraints {
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
-        let pair = Bodies::of(c);
         for p in &c.points[..c.count] {
             let impulse = p.normal_impulse * n + p.tangent_impulse * t;
-            apply(states, &pair, p.anchor_a, p.anchor_b, impulse);
+            apply(states, c, p.anchor_a, p.anchor_b, impulse);
         }
     }
 }
@@ -424,14 +402,14 @@ fn apply_restitution(
             continue;
         }
         let n = c.normal;
-        let pair = Bodies::of(c);
-        for p in &mut c.points[..c.count] {
+        for k in 0..c.count {
+            let p = &mut c.points[k];
             // Only points that closed fast and actually pushed.
             if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
                 continue;
             }
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let (sa, sb) = (&states[pair.a], &states[pair.b]);
+            let (sa, sb) = (&states[c.a], &states[c.b]);
             let dv = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb);
             let vn = dv.dot(n);
             let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
@@ -439,7 +417,7 @@ fn apply_restitution(
             let applied = new_impulse - p.normal_impulse;
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            apply(states, &pair, ra, rb, applied * n);
+            apply(states, c, ra, rb, applied * n);
         }
     }
 }
