@@ -179,33 +179,51 @@ impl<T> DynamicTree<T> {
         self.refit_from(new_parent);
     }
 
-    /// The node whose pairing with a new leaf box costs least: cost = perimeter of the new parent
-    /// plus the perimeter growth of every ancestor; a subtree is skipped once its lower bound
-    /// (direct cost of its root plus growth so far) cannot beat the best found.
+    /// The sibling for a new leaf box, found by one greedy descent on the surface-area cost (in 2D,
+    /// perimeter): choosing node `n` costs the perimeter of `n ∪ leaf` plus the growth of every
+    /// ancestor of `n`. At each internal node the descent compares that cost with a lower bound for
+    /// anything under each child (the growth inherited so far, plus the child's own growth, plus
+    /// the least a new parent there can cost), stops when neither child can do better, and
+    /// otherwise goes down the more promising child. One path, O(height), as Box2D v3's insertion:
+    /// a full branch-and-bound search finds slightly better siblings but, in a dense heap whose
+    /// boxes all overlap, visits most of the tree.
     fn best_sibling(&self, leaf_box: &Aabb) -> u32 {
         let leaf_area = leaf_box.perimeter();
-        let mut best = self.root;
-        let mut best_cost = leaf_box
-            .union(&self.nodes[self.root as usize].aabb)
-            .perimeter();
-        // Stack of (node, inherited cost).
-        let mut stack: Vec<(u32, Real)> = vec![(self.root, 0.0)];
-        while let Some((i, inherited)) = stack.pop() {
+        let mut i = self.root;
+        let root_box = self.nodes[i as usize].aabb;
+        let mut area = root_box.perimeter();
+        let mut direct = leaf_box.union(&root_box).perimeter();
+        let mut inherited = 0.0;
+        let mut best = i;
+        let mut best_cost = direct;
+        while self.nodes[i as usize].height > 0 {
             let node = &self.nodes[i as usize];
-            let direct = leaf_box.union(&node.aabb).perimeter();
-            let cost = direct + inherited;
-            if cost < best_cost {
-                best_cost = cost;
-                best = i;
-            }
-            if node.height > 0 {
-                let child_inherited = inherited + direct - node.aabb.perimeter();
-                // Lower bound for any descendant: the leaf's own perimeter plus inherited growth.
-                if leaf_area + child_inherited < best_cost {
-                    stack.push((node.left, child_inherited));
-                    stack.push((node.right, child_inherited));
+            // Growth of this node (and so of every ancestor of what lies below it).
+            inherited += direct - area;
+            let mut lower = [Real::INFINITY; 2];
+            let mut directs = [0.0; 2];
+            let mut areas = [0.0; 2];
+            for (k, child) in [node.left, node.right].into_iter().enumerate() {
+                let c = &self.nodes[child as usize];
+                directs[k] = leaf_box.union(&c.aabb).perimeter();
+                let cost = directs[k] + inherited;
+                if cost < best_cost {
+                    best_cost = cost;
+                    best = child;
+                }
+                if c.height > 0 {
+                    areas[k] = c.aabb.perimeter();
+                    // Below the child: its growth, and a new parent at least the leaf's size.
+                    lower[k] = inherited + directs[k] - areas[k] + leaf_area;
                 }
             }
+            let k = if lower[0] <= lower[1] { 0 } else { 1 };
+            if lower[k] >= best_cost {
+                break;
+            }
+            i = if k == 0 { node.left } else { node.right };
+            direct = directs[k];
+            area = areas[k];
         }
         best
     }
