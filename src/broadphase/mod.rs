@@ -99,6 +99,12 @@ impl BroadPhase {
         self.tree(key.kind).fat_aabb(key.id)
     }
 
+    /// Whether a proxy whose fat box is `fat` holds a shape that stays within `swept`: every proxy
+    /// a shape within the speculative distance of it can have then overlaps `fat`.
+    pub fn holds(fat: &Aabb, swept: &Aabb) -> bool {
+        fat.contains(&swept.grown(PAIR_MARGIN))
+    }
+
     /// Places a proxy anew for a shape box `aabb` (after a teleport), whatever its old box.
     pub fn reset_proxy(&mut self, key: ProxyKey, aabb: &Aabb) {
         let fat = Self::fatten(aabb);
@@ -130,12 +136,11 @@ impl BroadPhase {
     /// needed. A grown box can reach proxies it did not reach before, so it joins the move buffer:
     /// the next pair update must query it. Returns whether it grew.
     pub fn enlarge_proxy(&mut self, key: ProxyKey, swept: &Aabb) -> bool {
-        let need = swept.grown(PAIR_MARGIN);
         let tree = self.tree_mut(key.kind);
-        if tree.fat_aabb(key.id).contains(&need) {
+        if Self::holds(&tree.fat_aabb(key.id), swept) {
             return false;
         }
-        tree.set_fat_aabb(key.id, need.grown(AABB_MARGIN));
+        tree.set_fat_aabb(key.id, swept.grown(PAIR_MARGIN + AABB_MARGIN));
         self.move_buffer.push(key);
         true
     }

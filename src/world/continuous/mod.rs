@@ -35,17 +35,18 @@ mod verify;
 
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
-use super::contact_set::{pair_key, PairMap, PairSet};
+use super::contact_set::{pair_key, PairHasher, PairMap, PairSet};
 use super::events::StepEvents;
 use super::step::Clock;
 use super::WorldConfig;
 use crate::broadphase::BroadPhase;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::BodyKind;
-use crate::math::{Real, Rot, Transform, Vec2};
+use crate::math::{Aabb, Real, Rot, Transform, Vec2};
 use crate::query::{Motion, Toi};
 use std::cmp::{Ordering, Reverse};
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::BuildHasherDefault;
 
 /// Overlap (metres) at which the continuous pass steps in for a pair that was touching at the
 /// start of its motion and presses deeper (a spinning body swinging its far end through a
@@ -71,6 +72,53 @@ const WORK_PER_PAIR: usize = 32;
 /// Candidate pairs any pass may examine whatever the step's size (a bullet rain has few pairs at
 /// the start of a step and many impacts within it): about 0.1 s of work.
 const WORK_FLOOR: usize = 1 << 20;
+
+/// What the pass knows of which bodies can meet without asking the broad phase's trees: each
+/// body's contacts at the start of the pass, the fat boxes its proxy had then (for proxies the pass
+/// has enlarged since), and the pairs found by tree queries of bodies that left their boxes.
+#[derive(Default)]
+struct Neighbours {
+    /// `partners[offsets[k]..offsets[k + 1]]`: the bodies body `k` has a contact with.
+    offsets: Vec<u32>,
+    partners: Vec<u32>,
+    /// Fat proxy boxes before the pass first enlarged them, by key.
+    start_boxes: HashMap<u32, Aabb, BuildHasherDefault<PairHasher>>,
+    /// Bodies found by the tree query of a body whose motion left its start box, by key of the
+    /// body found.
+    found_by: HashMap<u32, Vec<u32>, BuildHasherDefault<PairHasher>>,
+}
+
+impl Neighbours {
+    /// Indexes the contacts of a world whose body keys are below `key_bound`.
+    fn start(&mut self, contacts: &ContactSet, key_bound: usize) {
+        self.offsets.clear();
+        self.offsets.resize(key_bound + 1, 0);
+        for c in contacts.as_slice() {
+            self.offsets[c.a as usize + 1] += 1;
+            self.offsets[c.b as usize + 1] += 1;
+        }
+        for k in 0..key_bound {
+            self.offsets[k + 1] += self.offsets[k];
+        }
+        self.partners.clear();
+        self.partners.resize(self.offsets[key_bound] as usize, 0);
+        let mut fill = self.offsets.clone();
+        for c in contacts.as_slice() {
+            for (i, j) in [(c.a, c.b), (c.b, c.a)] {
+                self.partners[fill[i as usize] as usize] = j;
+                fill[i as usize] += 1;
+            }
+        }
+        self.start_boxes.clear();
+        self.found_by.clear();
+    }
+
+    /// The bodies body `k` had a contact with at the start of the pass.
+    fn contacts_of(&self, k: u32) -> &[u32] {
+        let (from, to) = (self.offsets[k as usize], self.offsets[k as usize + 1]);
+        &self.partners[from as usize..to as usize]
+    }
+}
 
 /// A body's motion for the rest of the step.
 #[derive(Clone, Copy, Debug)]
@@ -193,6 +241,8 @@ pub(crate) struct ContinuousPass<'w> {
     pair_impacts: PairMap<u32>,
     /// Bodies given a new segment since the final check last looked (its next round's watch list).
     restarted: Vec<u32>,
+    /// Where candidate pairs come from (see `schedule::candidates`).
+    neighbours: Neighbours,
     /// Pairs of dynamic bodies that move on together for the rest of the step (see
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
     joined: PairSet,
@@ -226,6 +276,7 @@ impl<'w> ContinuousPass<'w> {
             pair_impacts: PairMap::default(),
             joined: PairSet::default(),
             restarted: Vec::new(),
+            neighbours: Neighbours::default(),
         }
     }
 
@@ -235,6 +286,8 @@ impl<'w> ContinuousPass<'w> {
         if fast.is_empty() {
             return;
         }
+        self.neighbours
+            .start(self.contacts, self.bodies.key_bound());
         // Fast bodies' boxes must hold their whole motion before anyone queries.
         for &f in &fast {
             self.enlarge_proxy(f, 0.0);

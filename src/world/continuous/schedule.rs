@@ -9,6 +9,7 @@
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
 use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
+use crate::broadphase::BroadPhase;
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
@@ -129,26 +130,58 @@ impl ContinuousPass<'_> {
             .grown(2.0 * turn.min(2.0) * body.reach)
     }
 
-    /// Makes the broad-phase proxy of a moving body hold its motion from `t` on.
+    /// Makes the broad-phase proxy of a moving body hold its motion from `t` on (remembering the
+    /// box it had at the start of the pass).
     pub(super) fn enlarge_proxy(&mut self, i: u32, t: Real) {
         if self.bodies.at(i).kind == BodyKind::Static {
             return;
         }
         let swept = self.swept_box(i, t);
-        self.broad_phase.enlarge_proxy(self.bodies.proxy(i), &swept);
+        let proxy = self.bodies.proxy(i);
+        let fat = self.broad_phase.fat_aabb(proxy);
+        if !BroadPhase::holds(&fat, &swept) {
+            self.neighbours.start_boxes.entry(i).or_insert(fat);
+            self.broad_phase.enlarge_proxy(proxy, &swept);
+        }
     }
 
-    /// Bodies whose proxies meet body `i`'s swept box from `t` and that can collide with it
-    /// (at least one of the two dynamic), sorted.
-    pub(super) fn candidates(&self, i: u32, t: Real) -> Vec<u32> {
+    /// Bodies that body `i` can meet on its motion from `t` and can collide with (at least one of
+    /// the two dynamic), sorted: a superset of those whose proxies meet its swept box.
+    ///
+    /// While the swept box stays within the proxy box `i` had at the start of the pass, these
+    /// are its contacts then plus what the tree queries of other bodies found it with, and no
+    /// tree is walked. Why that misses nothing: if `i` can meet `j`, their swept boxes meet.
+    /// If `j`'s also stays within its start box, the two start boxes overlapped at the pair
+    /// update, so the pair has a contact (the broad phase keeps one for every overlapping pair).
+    /// Otherwise `j` left its start box, and its proxy was enlarged and its tree query made when
+    /// it got that motion; that query met `i`'s proxy box, which holds the start box and so `i`'s
+    /// swept box, and recorded `i` for `j`. A body whose swept box leaves its start box queries
+    /// the trees (its proxy was enlarged to hold the motion first) and records itself for every
+    /// body it finds.
+    pub(super) fn candidates(&mut self, i: u32, t: Real) -> Vec<u32> {
         let query = self.swept_box(i, t);
+        let proxy = self.bodies.proxy(i);
+        let start_box = match self.neighbours.start_boxes.get(&i) {
+            Some(fat) => *fat,
+            None => self.broad_phase.fat_aabb(proxy),
+        };
         let mut out = Vec::new();
-        self.broad_phase
-            .query_partners(&query, proxy_type(self.bodies.at(i).kind), |c| {
-                if c != i {
-                    out.push(c);
-                }
-            });
+        if BroadPhase::holds(&start_box, &query) {
+            out.extend_from_slice(self.neighbours.contacts_of(i));
+            if let Some(found) = self.neighbours.found_by.get(&i) {
+                out.extend_from_slice(found);
+            }
+        } else {
+            self.broad_phase
+                .query_partners(&query, proxy_type(self.bodies.at(i).kind), |c| {
+                    if c != i {
+                        out.push(c);
+                    }
+                });
+            for &c in &out {
+                self.neighbours.found_by.entry(c).or_default().push(i);
+            }
+        }
         out.sort_unstable();
         out.dedup();
         self.work.set(self.work.get() + out.len());

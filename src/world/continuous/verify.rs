@@ -65,11 +65,11 @@ impl ContinuousPass<'_> {
                 self.hold(i, t0);
             }
             // Bodies whose motion reaches a held body must be checked again.
-            watch = hold
-                .iter()
-                .flat_map(|&h| self.candidates(h, 0.0))
-                .chain(hold.iter().copied())
-                .collect();
+            watch = hold.clone();
+            for &h in &hold {
+                let reached = self.candidates(h, 0.0);
+                watch.extend(reached);
+            }
             watch.sort_unstable();
             watch.dedup();
         }
@@ -100,7 +100,7 @@ impl ContinuousPass<'_> {
 
     /// For each watched dynamic body that would overlap something past the slop: the body, the
     /// other body, the step fraction where the overlap reaches the slop, and that time of impact.
-    fn find_overlaps(&self, watch: &[u32]) -> Vec<(u32, u32, Real, Toi)> {
+    fn find_overlaps(&mut self, watch: &[u32]) -> Vec<(u32, u32, Real, Toi)> {
         let mut found = Vec::new();
         for &i in watch {
             if !self.bodies.at(i).is_dynamic() {
