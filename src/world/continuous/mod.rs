@@ -241,6 +241,9 @@ pub(crate) struct ContinuousPass<'w> {
     pair_impacts: PairMap<u32>,
     /// Bodies given a new segment since the final check last looked (its next round's watch list).
     restarted: Vec<u32>,
+    /// The last swept box computed per body: segment version, start fraction, box (see
+    /// `schedule::swept_box`).
+    swept_boxes: Vec<(u32, Real, Aabb)>,
     /// Where candidate pairs come from (see `schedule::candidates`).
     neighbours: Neighbours,
     /// Pairs of dynamic bodies that move on together for the rest of the step (see
@@ -277,6 +280,7 @@ impl<'w> ContinuousPass<'w> {
             joined: PairSet::default(),
             restarted: Vec::new(),
             neighbours: Neighbours::default(),
+            swept_boxes: Vec::new(),
         }
     }
 
@@ -338,6 +342,11 @@ impl<'w> ContinuousPass<'w> {
         self.segments.clear();
         self.segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
+        self.swept_boxes.clear();
+        self.swept_boxes.resize(
+            self.bodies.key_bound(),
+            (u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO)),
+        );
         let mut fast = Vec::new();
         for (key, b) in self.bodies.iter() {
             let s = Segment {

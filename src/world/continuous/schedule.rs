@@ -119,15 +119,24 @@ impl ContinuousPass<'_> {
 
     /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`
     /// moves a point at distance `r` from the centre by at most `min(|θ|, 2)·r`.
-    fn swept_box(&self, i: u32, t: Real) -> Aabb {
-        let body = self.bodies.at(i);
+    /// Remembered for the segment's version and `t` (the pass asks for the same box when it
+    /// enlarges a proxy, finds candidates and verifies).
+    fn swept_box(&mut self, i: u32, t: Real) -> Aabb {
         let seg = &self.segments[i as usize];
+        let cached = &mut self.swept_boxes[i as usize];
+        if cached.0 == seg.version && cached.1 == t {
+            return cached.2;
+        }
+        let body = self.bodies.at(i);
         let (x0, x1) = (seg.pose_at(t), seg.pose_at(1.0));
         let turn = (seg.ang * (1.0 - t)).abs();
-        body.com_shape
+        let swept = body
+            .com_shape
             .aabb(&x0)
             .union(&body.com_shape.aabb(&x1))
-            .grown(2.0 * turn.min(2.0) * body.reach)
+            .grown(2.0 * turn.min(2.0) * body.reach);
+        *cached = (seg.version, t, swept);
+        swept
     }
 
     /// Makes the broad-phase proxy of a moving body hold its motion from `t` on (remembering the
