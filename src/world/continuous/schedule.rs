@@ -63,7 +63,7 @@ impl ContinuousPass<'_> {
         let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
         let from_start = !(sa.changed || sb.changed);
         if !contact.has_points() {
-            return from_start && self.motion_bound(a) + self.motion_bound(b) < contact.margin;
+            return from_start && self.approach_bound(a, b) < contact.margin;
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let overlap = if from_start {
@@ -93,11 +93,15 @@ impl ContinuousPass<'_> {
         self.pair_impacts.get(&pair_key(a, b)).copied().unwrap_or(0)
     }
 
-    /// Farthest any point of body `i` moves over the rest of its segment (metres).
-    fn motion_bound(&self, i: u32) -> Real {
-        let s = &self.segments[i as usize];
-        let rest = 1.0 - s.t0;
-        (s.lin.length() + s.ang.abs() * self.bodies.at(i).reach) * rest
+    /// How much closer any point of body `a` can come to any point of body `b` over the rest of
+    /// their segments (metres): `|ΔcA − ΔcB| + |ΔθA|·RA + |ΔθB|·RB`, since `pA − pB` is
+    /// `(cA − cB) + R(θA)·rA − R(θB)·rB` and a turn of `θ` moves `R(θ)·r` by at most `|θ|·|r|`.
+    /// Relative, so a pair falling side by side at any speed does not approach at all.
+    fn approach_bound(&self, a: u32, b: u32) -> Real {
+        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let rest = 1.0 - sa.t0.max(sb.t0);
+        let turn = |s: &super::Segment, i: u32| s.ang.abs() * self.bodies.at(i).reach;
+        ((sa.lin - sb.lin).length() + turn(sa, a) + turn(sb, b)) * rest
     }
 
     /// Whether, over the rest of the step, each body's anchor (its deepest point, `extent` from its
