@@ -1,0 +1,288 @@
+//! The three engines behind one interface: build a [`SceneSpec`], step, read the state.
+//!
+//! * sweep2d: the scene's own world (cloned, so construction is never timed).
+//! * Rapier (`rapier2d-f64`): one rigid body per body, one collider per convex part, `ccd_enabled`
+//!   on every dynamic body, `num_solver_iterations` = the scene's substeps.
+//! * Box2D v3 (`boxdd`, f32 unless the `box2d-f64` feature is on): one body per body, one shape per
+//!   part, the scene's substeps, one worker; its continuous collision against static bodies is
+//!   always on, `bullet` marks fast dynamic bodies where a scene asks for it.
+
+use crate::spec::{BodySpec, Kind, Part, SceneSpec};
+
+/// What the quality line reports after a run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct State {
+    /// Total kinetic energy of the dynamic bodies (J).
+    pub kinetic_energy: f64,
+    /// Lowest dynamic body origin (m).
+    pub lowest_y: f64,
+    /// Position of the tracked body's origin (m), if the scene tracks one.
+    pub tracked: Option<[f64; 2]>,
+}
+
+/// An engine running one scene.
+pub trait Engine {
+    /// Advances one fixed step.
+    fn step(&mut self);
+    /// The state the quality line reports.
+    fn state(&mut self) -> State;
+}
+
+/// Folds one dynamic body into a [`State`].
+fn fold(state: &mut State, kinetic: f64, y: f64) {
+    state.kinetic_energy += kinetic;
+    state.lowest_y = state.lowest_y.min(y);
+}
+
+fn empty_state() -> State {
+    State {
+        kinetic_energy: 0.0,
+        lowest_y: f64::INFINITY,
+        tracked: None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// sweep2d
+
+/// sweep2d's world.
+pub struct Sweep2d {
+    world: sweep2d::World,
+    tracked: Vec<sweep2d::BodyId>,
+}
+
+impl Sweep2d {
+    pub fn new(scene: &sweep2d::analysis::scenes::Scene) -> Self {
+        Self {
+            world: scene.world.clone(),
+            tracked: scene.tracked.clone(),
+        }
+    }
+}
+
+impl Engine for Sweep2d {
+    fn step(&mut self) {
+        self.world.step();
+    }
+
+    fn state(&mut self) -> State {
+        let mut s = empty_state();
+        for (id, b) in self.world.bodies() {
+            if b.kind() != sweep2d::BodyKind::Dynamic {
+                continue;
+            }
+            let p = b.transform().translation;
+            fold(&mut s, b.kinetic_energy(), p.y);
+            if self.tracked.first() == Some(&id) {
+                s.tracked = Some([p.x, p.y]);
+            }
+        }
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rapier
+
+/// Rapier's world.
+pub struct Rapier {
+    world: rapier2d_f64::pipeline::PhysicsWorld,
+    tracked: Option<rapier2d_f64::dynamics::RigidBodyHandle>,
+}
+
+impl Rapier {
+    pub fn new(spec: &SceneSpec) -> Self {
+        use rapier2d_f64::prelude::*;
+        let mut world = PhysicsWorld::new();
+        world.gravity = Vector::new(spec.gravity[0], spec.gravity[1]);
+        world.integration_parameters.dt = spec.dt;
+        world.integration_parameters.num_solver_iterations = spec.substeps as usize;
+        let mut tracked = None;
+        for b in &spec.bodies {
+            let builder = match b.kind {
+                Kind::Static => RigidBodyBuilder::fixed(),
+                Kind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
+                Kind::Dynamic => RigidBodyBuilder::dynamic().ccd_enabled(true),
+            };
+            let body = builder
+                .translation(Vector::new(b.position[0], b.position[1]))
+                .rotation(b.angle)
+                .linvel(Vector::new(b.velocity[0], b.velocity[1]))
+                .angvel(b.angular_velocity)
+                .build();
+            let handle = world.insert_body(body);
+            if b.tracked {
+                tracked = Some(handle);
+            }
+            for part in &b.parts {
+                let collider = rapier_collider(part)
+                    .density(b.density)
+                    .friction(b.friction)
+                    .restitution(b.restitution);
+                world.insert_collider(collider, Some(handle));
+            }
+        }
+        Self { world, tracked }
+    }
+}
+
+fn rapier_collider(part: &Part) -> rapier2d_f64::geometry::ColliderBuilder {
+    use rapier2d_f64::prelude::*;
+    let v = |p: &[f64; 2]| Vector::new(p[0], p[1]);
+    match part {
+        Part::Circle { center, radius } => ColliderBuilder::ball(*radius).translation(v(center)),
+        Part::Capsule { a, b, radius } => {
+            ColliderBuilder::capsule_from_endpoints(v(a), v(b), *radius)
+        }
+        Part::Polygon { points, radius } => {
+            let pts: Vec<Vector> = points.iter().map(v).collect();
+            let built = if *radius > 0.0 {
+                ColliderBuilder::round_convex_hull(&pts, *radius)
+            } else {
+                ColliderBuilder::convex_hull(&pts)
+            };
+            built.expect("sweep2d's polygons are convex and non-degenerate")
+        }
+    }
+}
+
+impl Engine for Rapier {
+    fn step(&mut self) {
+        self.world.step();
+    }
+
+    fn state(&mut self) -> State {
+        let mut s = empty_state();
+        for (handle, b) in self.world.bodies.iter() {
+            if !b.is_dynamic() {
+                continue;
+            }
+            let v = b.linvel();
+            let w = b.angvel();
+            let inertia = b.mass_properties().effective_angular_inertia();
+            let kinetic = 0.5 * b.mass() * v.length_squared() + 0.5 * inertia * w * w;
+            let p = b.translation();
+            fold(&mut s, kinetic, p.y);
+            if Some(handle) == self.tracked {
+                s.tracked = Some([p.x, p.y]);
+            }
+        }
+        s
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Box2D
+
+/// Box2D v3's world (through `boxdd`).
+pub struct Box2d {
+    world: boxdd::World,
+    bodies: Vec<(boxdd::BodyId, bool)>,
+    dt: f32,
+    substeps: i32,
+}
+
+impl Box2d {
+    /// `bullet(body)` says which dynamic bodies get Box2D's `isBullet` (continuous collision
+    /// against dynamic bodies too).
+    pub fn new(spec: &SceneSpec, bullet: impl Fn(&BodySpec) -> bool) -> Self {
+        use boxdd::{BodyBuilder, BodyType, Foundation, Position, WorldBuilder, WorldScalar};
+        let foundation = Foundation::initialize_default().expect("Box2D initialises");
+        let g = boxdd::Vec2::new(spec.gravity[0] as f32, spec.gravity[1] as f32);
+        let def = WorldBuilder::from(foundation.world_def())
+            .gravity(g)
+            .build()
+            .expect("a valid Box2D world definition");
+        let mut world = foundation.create_world(def).expect("Box2D creates a world");
+        let mut bodies = Vec::new();
+        for b in &spec.bodies {
+            let kind = match b.kind {
+                Kind::Static => BodyType::Static,
+                Kind::Kinematic => BodyType::Kinematic,
+                Kind::Dynamic => BodyType::Dynamic,
+            };
+            let def = BodyBuilder::from(foundation.body_def())
+                .body_type(kind)
+                .position(Position::new(
+                    b.position[0] as WorldScalar,
+                    b.position[1] as WorldScalar,
+                ))
+                .angle(b.angle as f32)
+                .linear_velocity(boxdd::Vec2::new(b.velocity[0] as f32, b.velocity[1] as f32))
+                .angular_velocity(b.angular_velocity as f32)
+                .bullet(b.kind == Kind::Dynamic && bullet(b))
+                .build()
+                .expect("a valid Box2D body definition");
+            let id = world.create_body(def).expect("Box2D creates a body");
+            let material = boxdd::SurfaceMaterial::new()
+                .with_friction(b.friction as f32)
+                .and_then(|m| m.with_restitution(b.restitution as f32))
+                .expect("valid Box2D material");
+            let shape_def = boxdd::ShapeDef::builder()
+                .density(b.density as f32)
+                .material(material)
+                .build()
+                .expect("a valid Box2D shape definition");
+            let mut body = world.body(id).expect("the body just created");
+            for part in &b.parts {
+                let v = |p: &[f64; 2]| boxdd::Vec2::new(p[0] as f32, p[1] as f32);
+                let made = match part {
+                    Part::Circle { center, radius } => {
+                        boxdd::shapes::circle(v(center), *radius as f32)
+                            .and_then(|c| body.create_circle(&shape_def, &c))
+                    }
+                    Part::Capsule { a, b, radius } => {
+                        boxdd::shapes::capsule(v(a), v(b), *radius as f32)
+                            .and_then(|c| body.create_capsule(&shape_def, &c))
+                    }
+                    Part::Polygon { points, radius } => {
+                        boxdd::shapes::polygon_from_points(points.iter().map(v), *radius as f32)
+                            .and_then(|p| body.create_polygon(&shape_def, &p))
+                    }
+                };
+                made.expect("Box2D accepts sweep2d's convex parts");
+            }
+            bodies.push((id, b.tracked));
+        }
+        Self {
+            world,
+            bodies,
+            dt: spec.dt as f32,
+            substeps: spec.substeps as i32,
+        }
+    }
+}
+
+impl Engine for Box2d {
+    fn step(&mut self) {
+        // The step's events are not needed: drop them at once.
+        let _events = self
+            .world
+            .step(self.dt, self.substeps)
+            .expect("Box2D steps");
+    }
+
+    fn state(&mut self) -> State {
+        let mut s = empty_state();
+        for &(id, tracked) in &self.bodies {
+            let body = self.world.body(id).expect("a live body");
+            if body.body_type().expect("a body type") != boxdd::BodyType::Dynamic {
+                continue;
+            }
+            let v = body.linear_velocity().expect("velocity");
+            let w = f64::from(body.angular_velocity().expect("angular velocity"));
+            let m = f64::from(body.mass().expect("mass"));
+            // Box2D's rotational inertia is about the centre of mass.
+            let i = f64::from(body.rotational_inertia().expect("inertia"));
+            let (vx, vy) = (f64::from(v.x), f64::from(v.y));
+            let kinetic = 0.5 * m * (vx * vx + vy * vy) + 0.5 * i * w * w;
+            let p = body.position().expect("position");
+            let (x, y) = (p.x as f64, p.y as f64);
+            fold(&mut s, kinetic, y);
+            if tracked {
+                s.tracked = Some([x, y]);
+            }
+        }
+        s
+    }
+}

@@ -1,0 +1,267 @@
+//! The peer benchmark: sweep2d, Rapier (`rapier2d-f64`) and Box2D v3 (`boxdd`) on the same scenes.
+//!
+//! ```text
+//! cargo run --release -p peers -- worlds [--rounds N] [--only NAME]
+//! ```
+//!
+//! Each scene is built once by `sweep2d::analysis::scenes` and copied body by body into the other
+//! engines (`spec.rs`: shapes in body frames, poses, densities, frictions, restitutions), so all
+//! engines simulate the same bodies with the same gravity, step and substeps. A round runs every
+//! engine on a fresh copy of the scene, one after the other, in an order that rotates from round
+//! to round (A B C, B C A, C A B, …), so slow drifts of the machine fall on all of them. For each
+//! phase of a scene (a range of steps) a round gives the mean time per step; the table prints the
+//! median and the best over the rounds, and the ratio of each peer's median to sweep2d's. A quality
+//! line per engine follows (kinetic energy, lowest body, the tracked body's drift), read at the
+//! end of the last round. Pin the process to one core (`taskset -c 1`) for stable figures: every
+//! engine here runs on one thread.
+//!
+//! Box2D's C sources are compiled with `NDEBUG` (the workspace's `.cargo/config.toml`) so its
+//! assertions are off, as in its release builds.
+
+mod engines;
+mod spec;
+
+use engines::{Box2d, Engine, Rapier, State, Sweep2d};
+use spec::SceneSpec;
+use std::time::Instant;
+use sweep2d::analysis::scenes::{self, Scene};
+
+/// A range of steps timed as one figure: steps `from..=to` (1-based).
+struct Phase {
+    name: &'static str,
+    from: usize,
+    to: usize,
+}
+
+/// A scene of the `worlds` mode.
+struct WorldScene {
+    name: &'static str,
+    build: fn() -> Scene,
+    phases: Vec<Phase>,
+}
+
+fn world_scenes() -> Vec<WorldScene> {
+    let falling_phases = || {
+        vec![
+            Phase {
+                name: "first second (steps 2-61)",
+                from: 2,
+                to: 61,
+            },
+            Phase {
+                name: "at 5 s (steps 271-330)",
+                from: 271,
+                to: 330,
+            },
+        ]
+    };
+    vec![
+        WorldScene {
+            name: "large_pyramid",
+            build: || scenes::pyramid(100),
+            phases: vec![Phase {
+                name: "steps 2-500",
+                from: 2,
+                to: 500,
+            }],
+        },
+        WorldScene {
+            name: "falling_mixed_1k",
+            build: || scenes::falling_mixed(1_000),
+            phases: falling_phases(),
+        },
+        WorldScene {
+            name: "falling_mixed_4k",
+            build: || scenes::falling_mixed(4_000),
+            phases: falling_phases(),
+        },
+        WorldScene {
+            name: "falling_mixed_16k",
+            build: || scenes::falling_mixed(16_000),
+            phases: falling_phases(),
+        },
+    ]
+}
+
+const ENGINES: [&str; 3] = ["sweep2d", "rapier2d-f64", "box2d"];
+
+fn make_engine(which: usize, scene: &Scene, spec: &SceneSpec) -> Box<dyn Engine> {
+    match which {
+        0 => Box::new(Sweep2d::new(scene)),
+        1 => Box::new(Rapier::new(spec)),
+        _ => Box::new(Box2d::new(spec, |_| false)),
+    }
+}
+
+/// Runs one engine over the scene's steps; returns each phase's mean ms/step and the end state.
+fn run_once(engine: &mut dyn Engine, phases: &[Phase]) -> (Vec<f64>, State) {
+    let last = phases.iter().map(|p| p.to).max().unwrap_or(0);
+    let mut times = Vec::with_capacity(last);
+    for _ in 1..=last {
+        let start = Instant::now();
+        engine.step();
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    let means = phases
+        .iter()
+        .map(|p| {
+            let window = &times[p.from - 1..p.to];
+            window.iter().sum::<f64>() / window.len() as f64
+        })
+        .collect();
+    (means, engine.state())
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        0.5 * (s[n / 2 - 1] + s[n / 2])
+    }
+}
+
+fn best(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+fn worlds(rounds: usize, only: Option<&str>) {
+    for ws in world_scenes() {
+        if only.is_some_and(|o| o != ws.name) {
+            continue;
+        }
+        let scene = (ws.build)();
+        let spec = SceneSpec::from_scene(&scene);
+        let start_tracked = spec.bodies.iter().find(|b| b.tracked).map(|b| b.position);
+        let dynamic = spec
+            .bodies
+            .iter()
+            .filter(|b| b.kind == spec::Kind::Dynamic)
+            .count();
+        println!(
+            "\n## {} ({} bodies, {} dynamic; dt {:.4} s, {} substeps, {} rounds)",
+            ws.name,
+            spec.bodies.len(),
+            dynamic,
+            spec.dt,
+            spec.substeps,
+            rounds
+        );
+        // times[engine][phase][round]
+        let mut times = vec![vec![Vec::new(); ws.phases.len()]; ENGINES.len()];
+        let mut states = [State::default(); ENGINES.len()];
+        for round in 0..rounds {
+            for k in 0..ENGINES.len() {
+                let which = (round + k) % ENGINES.len();
+                let mut engine = make_engine(which, &scene, &spec);
+                let (means, state) = run_once(engine.as_mut(), &ws.phases);
+                for (p, m) in means.into_iter().enumerate() {
+                    times[which][p].push(m);
+                }
+                states[which] = state;
+            }
+        }
+        for (p, phase) in ws.phases.iter().enumerate() {
+            println!("{}:", phase.name);
+            let reference = median(&times[0][p]);
+            for (e, name) in ENGINES.iter().enumerate() {
+                let med = median(&times[e][p]);
+                println!(
+                    "  {name:14} median {med:9.3} ms/step   best {:9.3}   {:6.2}x sweep2d's time",
+                    best(&times[e][p]),
+                    med / reference
+                );
+            }
+        }
+        let steps = ws.phases.iter().map(|p| p.to).max().unwrap_or(0);
+        println!("quality after {steps} steps:");
+        for (e, name) in ENGINES.iter().enumerate() {
+            let s = &states[e];
+            let drift = match (start_tracked, s.tracked) {
+                (Some(a), Some(b)) => format!(
+                    "   tracked body drift {:.3e} m",
+                    ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt()
+                ),
+                _ => String::new(),
+            };
+            println!(
+                "  {name:14} kinetic energy {:.3e} J   lowest body {:+.3} m{drift}",
+                s.kinetic_energy, s.lowest_y
+            );
+        }
+    }
+}
+
+/// CPU model and logical core count, from /proc/cpuinfo where there is one.
+fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    format!("{model}, {cores} logical cores available to this process")
+}
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: peers worlds [--rounds N] [--only NAME]\n\
+         \n\
+         worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
+         --rounds interleaved rounds per scene (default 3)\n\
+         --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k"
+    );
+    std::process::exit(2);
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut mode = None;
+    let mut rounds = 3;
+    let mut only = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--rounds" => {
+                rounds = it
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &usize| n > 0)
+                    .unwrap_or_else(|| usage());
+            }
+            "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
+            "worlds" | "all" => mode = Some(a.clone()),
+            _ => usage(),
+        }
+    }
+    if mode.is_none() {
+        usage();
+    }
+    if let Some(o) = &only {
+        if !world_scenes().iter().any(|s| s.name == o) {
+            usage();
+        }
+    }
+    println!("# peer benchmark");
+    println!("machine: {}", machine());
+    println!(
+        "versions: sweep2d {}, rapier2d-f64 {}, parry2d-f64 {}, boxdd {} / boxdd-sys {} (Box2D v3, {})",
+        env!("PEER_VERSION_SWEEP2D"),
+        env!("PEER_VERSION_RAPIER2D_F64"),
+        env!("PEER_VERSION_PARRY2D_F64"),
+        env!("PEER_VERSION_BOXDD"),
+        env!("PEER_VERSION_BOXDD_SYS"),
+        if cfg!(feature = "box2d-f64") {
+            "f64"
+        } else {
+            "f32"
+        }
+    );
+    worlds(rounds, only.as_deref());
+}

@@ -1,0 +1,127 @@
+//! A neutral description of a scene (bodies, shapes in body frames, materials, world settings),
+//! read off a sweep2d world so that every engine builds exactly the same bodies.
+
+use sweep2d::analysis::scenes::Scene;
+use sweep2d::{BodyKind, Shape, Transform, Vec2, World};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Static,
+    Kinematic,
+    Dynamic,
+}
+
+/// One convex part of a body's shape, in the body's frame (metres).
+#[derive(Clone, Debug)]
+pub enum Part {
+    Circle {
+        center: [f64; 2],
+        radius: f64,
+    },
+    Capsule {
+        a: [f64; 2],
+        b: [f64; 2],
+        radius: f64,
+    },
+    /// Counter-clockwise vertices; `radius` rounds the polygon (0 for a sharp one).
+    Polygon {
+        points: Vec<[f64; 2]>,
+        radius: f64,
+    },
+}
+
+/// A body: pose of its frame (metres, radians), velocity (m/s, rad/s), material, parts.
+#[derive(Clone, Debug)]
+pub struct BodySpec {
+    pub kind: Kind,
+    pub position: [f64; 2],
+    pub angle: f64,
+    pub velocity: [f64; 2],
+    pub angular_velocity: f64,
+    pub density: f64,
+    pub friction: f64,
+    pub restitution: f64,
+    pub parts: Vec<Part>,
+    /// Followed for the quality line (the pyramid's top box).
+    pub tracked: bool,
+}
+
+/// A scene: world settings (gravity m/s², step s, substeps) and bodies.
+#[derive(Clone, Debug)]
+pub struct SceneSpec {
+    pub gravity: [f64; 2],
+    pub dt: f64,
+    pub substeps: u32,
+    pub bodies: Vec<BodySpec>,
+}
+
+fn point(t: &Transform, p: Vec2) -> [f64; 2] {
+    let q = t.transform_point(p);
+    [q.x, q.y]
+}
+
+/// The convex parts of `shape` placed by `t` (shape frame → body frame).
+fn parts(shape: &Shape, t: &Transform, out: &mut Vec<Part>) {
+    match shape {
+        Shape::Circle(c) => out.push(Part::Circle {
+            center: point(t, c.center()),
+            radius: c.radius(),
+        }),
+        Shape::Capsule(c) => out.push(Part::Capsule {
+            a: point(t, c.a()),
+            b: point(t, c.b()),
+            radius: c.radius(),
+        }),
+        Shape::Polygon(p) => out.push(Part::Polygon {
+            points: p.vertices().iter().map(|&v| point(t, v)).collect(),
+            radius: p.radius(),
+        }),
+        Shape::Compound(c) => {
+            for piece in c.pieces() {
+                parts(&piece.shape, &(*t * piece.transform), out);
+            }
+        }
+    }
+}
+
+impl SceneSpec {
+    /// Reads a sweep2d scene's world (its bodies as they are now) and settings.
+    pub fn from_scene(scene: &Scene) -> Self {
+        Self::from_world(&scene.world, &scene.tracked)
+    }
+
+    fn from_world(world: &World, tracked: &[sweep2d::BodyId]) -> Self {
+        let config = world.config();
+        let bodies = world
+            .bodies()
+            .map(|(id, b)| {
+                let x = b.transform();
+                let mut out = Vec::new();
+                parts(b.shape(), &Transform::IDENTITY, &mut out);
+                BodySpec {
+                    kind: match b.kind() {
+                        BodyKind::Static => Kind::Static,
+                        BodyKind::Kinematic => Kind::Kinematic,
+                        _ => Kind::Dynamic,
+                    },
+                    position: [x.translation.x, x.translation.y],
+                    angle: x.rotation.sin.atan2(x.rotation.cos),
+                    velocity: [b.linear_velocity().x, b.linear_velocity().y],
+                    angular_velocity: b.angular_velocity(),
+                    density: b.density(),
+                    friction: b.friction(),
+                    restitution: b.restitution(),
+                    parts: out,
+                    tracked: tracked.contains(&id),
+                }
+            })
+            .collect();
+        Self {
+            gravity: [config.gravity.x, config.gravity.y],
+            dt: config.dt,
+            substeps: config.substeps,
+            bodies,
+        }
+    }
+}
