@@ -134,6 +134,13 @@ fn rapier_collider(part: &Part) -> rapier2d_f64::geometry::ColliderBuilder {
         Part::Capsule { a, b, radius } => {
             ColliderBuilder::capsule_from_endpoints(v(a), v(b), *radius)
         }
+        Part::Polygon { points, radius }
+            if *radius == 0.0 && axis_aligned_box(points).is_some() =>
+        {
+            // Rapier's own box shape (its cuboid–cuboid manifold), as a Rapier user would build it.
+            let (center, half) = axis_aligned_box(points).expect("checked");
+            ColliderBuilder::cuboid(half[0], half[1]).translation(v(&center))
+        }
         Part::Polygon { points, radius } => {
             let pts: Vec<Vector> = points.iter().map(v).collect();
             let built = if *radius > 0.0 {
@@ -144,6 +151,27 @@ fn rapier_collider(part: &Part) -> rapier2d_f64::geometry::ColliderBuilder {
             built.expect("sweep2d's polygons are convex and non-degenerate")
         }
     }
+}
+
+/// The centre and half extents of a polygon that is an axis-aligned rectangle, else `None`.
+fn axis_aligned_box(points: &[[f64; 2]]) -> Option<([f64; 2], [f64; 2])> {
+    if points.len() != 4 {
+        return None;
+    }
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for p in points {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let on_corner = |p: &[f64; 2]| (0..2).all(|k| p[k] == lo[k] || p[k] == hi[k]);
+    points.iter().all(on_corner).then(|| {
+        (
+            [0.5 * (lo[0] + hi[0]), 0.5 * (lo[1] + hi[1])],
+            [0.5 * (hi[0] - lo[0]), 0.5 * (hi[1] - lo[1])],
+        )
+    })
 }
 
 impl Engine for Rapier {
