@@ -23,6 +23,10 @@ use crate::math::{Aabb, Real, Vec2};
 /// mean fewer updates but more candidate pairs.
 pub(crate) const AABB_MARGIN: Real = 0.1;
 
+/// A tree is rebuilt rather than updated leaf by leaf when more than one in `REBUILD_SHARE` of its
+/// proxies must be re-inserted in one refit (see [`BroadPhase::move_proxies`]).
+const REBUILD_SHARE: usize = 8;
+
 /// Half the speculative distance (metres): two boxes grown by it overlap whenever their shapes are
 /// within the speculative distance, which keeps every such pair in the contact set.
 const PAIR_MARGIN: Real = SPECULATIVE_DISTANCE / 2.0;
@@ -112,24 +116,39 @@ impl BroadPhase {
         self.move_buffer.push(key);
     }
 
-    /// Follows a shape whose box is now `aabb` (the end-of-step refit): the proxy is re-inserted
-    /// when the shape left its fat box, or when the fat box is far too big for it (after a fast step
-    /// enlarged it to the swept box). Returns whether it was re-inserted.
-    pub fn move_proxy(&mut self, key: ProxyKey, aabb: &Aabb) -> bool {
-        let tight = aabb.grown(PAIR_MARGIN);
-        let tree = self.tree_mut(key.kind);
-        let fat = tree.fat_aabb(key.id);
-        let oversized = fat.perimeter() > 2.0 * tight.grown(AABB_MARGIN).perimeter();
-        let moved = if oversized {
-            tree.set_fat_aabb(key.id, tight.grown(AABB_MARGIN));
-            true
-        } else {
-            tree.move_proxy(key.id, tight, AABB_MARGIN)
-        };
-        if moved {
-            self.move_buffer.push(key);
+    /// Follows many shapes at once (the end-of-step refit): each proxy as [`BroadPhase::move_proxy`]
+    /// would, except that when more than `1 / REBUILD_SHARE` of a tree's proxies must be
+    /// re-inserted, that tree is rebuilt once instead (`DynamicTree::rebuild_with`): a falling
+    /// pile leaves its fat boxes all on the same step. `moves` pairs each proxy with its shape's
+    /// new box; `scratch` is reused between calls.
+    pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)], scratch: &mut Vec<(ProxyId, Aabb)>) {
+        for kind in [ProxyType::Kinematic, ProxyType::Dynamic] {
+            scratch.clear();
+            for (key, aabb) in moves.iter().filter(|(k, _)| k.kind == kind) {
+                if let Some(fat) = Self::refitted(self.tree(kind).fat_aabb(key.id), aabb) {
+                    scratch.push((key.id, fat));
+                    self.move_buffer.push(*key);
+                }
+            }
+            let tree = self.tree_mut(kind);
+            if scratch.len() * REBUILD_SHARE > tree.len() {
+                tree.rebuild_with(scratch);
+            } else {
+                for &(id, fat) in scratch.iter() {
+                    tree.set_fat_aabb(id, fat);
+                }
+            }
         }
-        moved
+    }
+
+    /// The new fat box of a proxy whose fat box is `fat` for a shape whose box is now `aabb`, or
+    /// `None` when it may stay: it is replaced when the shape left it, or when it is far too big
+    /// for the shape (after a fast step enlarged it to the swept box).
+    fn refitted(fat: Aabb, aabb: &Aabb) -> Option<Aabb> {
+        let tight = aabb.grown(PAIR_MARGIN);
+        let fresh = tight.grown(AABB_MARGIN);
+        let oversized = fat.perimeter() > 2.0 * fresh.perimeter();
+        (oversized || !fat.contains(&tight)).then_some(fresh)
     }
 
     /// Makes a proxy's box hold `swept` (a box around a fast shape's motion), growing it only if
@@ -285,20 +304,36 @@ mod tests {
             let found: BTreeSet<_> = bp.update_pairs(|_, _| false).iter().copied().collect();
             prop_assert_eq!(&found, &expected);
             let tracked = found;
+            // Two refits: the first moves a varying share of the proxies at once (past one in
+            // eight the tree is rebuilt), the second moves one proxy (re-inserted alone).
             let mut moved = vec![false; keys.len()];
-            for &(i, dx, dy) in &moves {
-                let i = i % keys.len();
-                if keys[i].0.kind == ProxyType::Static {
-                    continue;
+            let mut scratch = Vec::new();
+            for batch in [&moves[..], &moves[moves.len().min(1)..moves.len().min(2)]] {
+                let mut refit = Vec::new();
+                for &(i, dx, dy) in batch {
+                    let i = i % keys.len();
+                    if keys[i].0.kind == ProxyType::Static {
+                        continue;
+                    }
+                    let b = &mut shapes[i];
+                    b.min += Vec2::new(dx, dy);
+                    b.max += Vec2::new(dx, dy);
+                    refit.retain(|&(k, _)| k != keys[i].0);
+                    refit.push((keys[i].0, *b));
                 }
-                let b = &mut shapes[i];
-                b.min += Vec2::new(dx, dy);
-                b.max += Vec2::new(dx, dy);
-                if bp.move_proxy(keys[i].0, b) {
-                    moved[i] = true;
+                let before: Vec<Aabb> = keys.iter().map(|&(k, _)| bp.fat_aabb(k)).collect();
+                bp.move_proxies(&refit, &mut scratch);
+                for (i, &(k, _)) in keys.iter().enumerate() {
+                    // The fat box always holds the shape's box; it changes only when it must.
+                    prop_assert!(bp.fat_aabb(k).contains(&shapes[i]));
+                    if bp.fat_aabb(k) != before[i] {
+                        prop_assert!(refit.iter().any(|&(r, _)| r == k));
+                        moved[i] = true;
+                    }
                 }
-                // The fat box always holds the shape's box.
-                prop_assert!(bp.fat_aabb(keys[i].0).contains(b));
+                for tree in &bp.trees {
+                    prop_assert_eq!(tree.validate(), Ok(()));
+                }
             }
             let expected: BTreeSet<_> = brute_pairs(&bp, &keys, &moved)
                 .difference(&tracked)

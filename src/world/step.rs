@@ -24,7 +24,7 @@ use super::continuous::ContinuousPass;
 use super::events::StepEvents;
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
-use crate::broadphase::BroadPhase;
+use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
 use crate::constants::SPECULATIVE_DISTANCE;
 use crate::dynamics::contact::PairContact;
 use crate::math::{Real, Vec2};
@@ -49,6 +49,9 @@ pub(crate) struct StepBuffers {
     pub angles: Vec<Real>,
     /// Touching contacts per body, by key (for telling propagating bounces apart).
     pub touching: Vec<u32>,
+    /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
+    pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
+    pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
 }
 
 impl World {
@@ -73,7 +76,7 @@ impl World {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .run(&buffers.angles);
         }
-        refit(broad_phase, bodies, config);
+        refit(broad_phase, bodies, config, buffers);
         for (_, b) in bodies.iter_mut() {
             b.force = Vec2::ZERO;
             b.torque = 0.0;
@@ -163,11 +166,19 @@ fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, touching: &mut Vec<
 
 /// Stage 5: proxies follow the final poses, swept along the motion predicted for the next step
 /// (moving bodies only; static proxies never move).
-fn refit(broad_phase: &mut BroadPhase, bodies: &BodySet, config: &WorldConfig) {
+fn refit(
+    broad_phase: &mut BroadPhase,
+    bodies: &BodySet,
+    config: &WorldConfig,
+    buffers: &mut StepBuffers,
+) {
+    let moves = &mut buffers.proxy_moves;
+    moves.clear();
     for (key, body) in bodies.iter() {
         if body.kind != crate::dynamics::BodyKind::Static {
             let predicted = body.predicted_box(config.dt, config.gravity);
-            broad_phase.move_proxy(bodies.proxy(key), &predicted);
+            moves.push((bodies.proxy(key), predicted));
         }
     }
+    broad_phase.move_proxies(moves, &mut buffers.proxy_scratch);
 }
