@@ -158,13 +158,16 @@ impl Softness {
 
 /// Solver settings for one step.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct SolverSettings {
+pub(crate) struct SolverSettings<'a> {
     pub dt: Real,
     pub substeps: u32,
     pub contact_hertz: Real,
     pub damping_ratio: Real,
     pub push_velocity: Real,
     pub restitution_threshold: Real,
+    /// Constraints (indices) between a body that a kinematic body presses on and the static world:
+    /// after every pass they are solved again rigidly (see [`hold_out`]).
+    pub pinned: &'a [usize],
 }
 
 /// A contact solver over the shared constraint type, so solvers can be swapped and compared.
@@ -173,7 +176,7 @@ pub(crate) trait ContactSolver {
     /// `constraints`.
     fn solve(
         &mut self,
-        settings: &SolverSettings,
+        settings: &SolverSettings<'_>,
         states: &mut [BodyState],
         sims: &mut [BodySim],
         constraints: &mut [ContactConstraint],
@@ -187,7 +190,7 @@ pub(crate) struct SoftStepSolver;
 impl ContactSolver for SoftStepSolver {
     fn solve(
         &mut self,
-        settings: &SolverSettings,
+        settings: &SolverSettings<'_>,
         states: &mut [BodyState],
         sims: &mut [BodySim],
         constraints: &mut [ContactConstraint],
@@ -203,8 +206,24 @@ impl ContactSolver for SoftStepSolver {
             integrate_velocities(states, sims);
             warm_start(states, constraints);
             solve_contacts(states, constraints, inv_h, settings.push_velocity, true);
+            hold_out(
+                states,
+                constraints,
+                settings.pinned,
+                inv_h,
+                settings.push_velocity,
+                true,
+            );
             integrate_positions(states, sims, h);
             solve_contacts(states, constraints, inv_h, settings.push_velocity, false);
+            hold_out(
+                states,
+                constraints,
+                settings.pinned,
+                inv_h,
+                settings.push_velocity,
+                false,
+            );
         }
         apply_restitution(states, constraints, settings.restitution_threshold);
     }
@@ -388,6 +407,48 @@ fn solve_contacts(
         if mb.responds() {
             states[b].v = vb;
             states[b].w = wb;
+        }
+    }
+}
+
+/// The static world wins over kinematic bodies: a body pressed by a kinematic body into a static
+/// one has no motion that satisfies both contacts (a blade sweeping down onto the ground), and
+/// the soft solver would settle on a compromise that drives it into the ground a little more at
+/// every substep, until its push-out turns the other way and it falls through. So after every
+/// pass its static contacts are solved once more, rigidly (full effective mass, the pass's
+/// target: close a speculative gap exactly, leave an overlap at up to the push velocity): its
+/// velocity into the static body is undone and the kinematic body passes it instead.
+fn hold_out(
+    states: &mut [BodyState],
+    constraints: &mut [ContactConstraint],
+    pinned: &[usize],
+    inv_h: Real,
+    push_velocity: Real,
+    use_bias: bool,
+) {
+    for &k in pinned {
+        let n = constraints[k].normal;
+        for i in 0..constraints[k].count {
+            let c = &mut constraints[k];
+            let (sa, sb) = (states[c.a], states[c.b]);
+            let bias_rate = c.soft.bias_rate;
+            let p = &mut c.points[i];
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            let d = sb.dp - sa.dp;
+            let s = n.dot(d + sb.dq.rotate(rb) - sa.dq.rotate(ra)) + p.base_separation;
+            let bias = if s > 0.0 {
+                s * inv_h
+            } else if use_bias {
+                (bias_rate * s).max(-push_velocity)
+            } else {
+                0.0
+            };
+            let vn = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb).dot(n);
+            let new_impulse = positive_part(p.normal_impulse - p.normal_mass * (vn + bias));
+            let applied = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            apply(states, &constraints[k], ra, rb, applied * n);
         }
     }
 }

@@ -36,6 +36,10 @@ pub(crate) struct SolverBuffers {
     constraints: Vec<ContactConstraint>,
     /// The state index of each body, by key (0 for static bodies and free keys).
     state_of: Vec<u32>,
+    /// Constraints between a body a kinematic body presses on and a static body (`hold_out`).
+    pinned: Vec<usize>,
+    /// Per body key: pressed by a kinematic body this step.
+    pressed: Vec<bool>,
 }
 
 /// Runs stage 3: see the module notes.
@@ -50,6 +54,7 @@ pub(super) fn solve(
     let solver = &mut buffers.solver;
     gather_states(config, bodies, solver);
     build_constraints(contacts, bodies, solver);
+    find_pinned(contacts, bodies, solver);
     let settings = SolverSettings {
         dt: config.dt,
         substeps: config.substeps,
@@ -57,6 +62,7 @@ pub(super) fn solve(
         damping_ratio: config.contact_damping_ratio,
         push_velocity: config.contact_push_velocity,
         restitution_threshold: config.restitution_threshold,
+        pinned: &solver.pinned,
     };
     SoftStepSolver.solve(
         &settings,
@@ -140,6 +146,37 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
                 soft: Default::default(),
                 source: (ci, mi),
             });
+        }
+    }
+}
+
+/// The constraints between a dynamic body that a kinematic body presses on (a manifold point
+/// within reach) and a static body: the solver holds those bodies out of the static world.
+fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
+    solver.pinned.clear();
+    let kind = |k: u32| bodies.at(k).kind;
+    let with = |c: &crate::dynamics::contact::PairContact, other: BodyKind| {
+        (kind(c.a) == other)
+            .then_some(c.b)
+            .or((kind(c.b) == other).then_some(c.a))
+    };
+    let pressed = &mut solver.pressed;
+    pressed.clear();
+    pressed.resize(bodies.key_bound(), false);
+    let mut any = false;
+    for c in contacts.as_slice().iter().filter(|c| c.has_points()) {
+        if let Some(d) = with(c, BodyKind::Kinematic) {
+            pressed[d as usize] = true;
+            any = true;
+        }
+    }
+    if !any {
+        return;
+    }
+    for (k, c) in solver.constraints.iter().enumerate() {
+        let contact = &contacts.as_slice()[c.source.0];
+        if with(contact, BodyKind::Static).is_some_and(|d| pressed[d as usize]) {
+            solver.pinned.push(k);
         }
     }
 }

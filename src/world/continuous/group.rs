@@ -11,6 +11,7 @@
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
+use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
@@ -160,7 +161,20 @@ impl ContinuousPass<'_> {
 
     /// Sequential impulses over the group's contacts: non-penetration up to each point's target
     /// and Coulomb friction, accumulated and clamped.
+    ///
+    /// When the group has a kinematic body, its contacts with static bodies are solved last in
+    /// every iteration: a body a kinematic body presses into the static world cannot satisfy
+    /// both, and the static world wins (the kinematic body passes it; see
+    /// `impact::yields_to_kinematic`).
     pub(super) fn solve_group(&mut self, contacts: &mut [GroupContact]) {
+        let kind = |i: u32| self.bodies.at(i).kind;
+        if contacts
+            .iter()
+            .any(|k| kind(k.a) == BodyKind::Kinematic || kind(k.b) == BodyKind::Kinematic)
+        {
+            contacts
+                .sort_by_key(|k| kind(k.a) == BodyKind::Static || kind(k.b) == BodyKind::Static);
+        }
         for _ in 0..GROUP_ITERATIONS {
             for k in contacts.iter_mut() {
                 let (ma, mb) = (

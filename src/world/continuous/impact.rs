@@ -8,6 +8,7 @@ use super::{
 };
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::bodies_relative_velocity;
+use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
 use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
@@ -110,7 +111,26 @@ impl ContinuousPass<'_> {
         } else {
             self.settle_group(a, b, t)
         };
+        if self.yields_to_kinematic(&hit, p) {
+            self.yielded.insert(pair_key(a, b));
+        }
         self.restart(&members, (a, b), t, over_budget);
+    }
+
+    /// Whether the impact was a kinematic body driving a dynamic body that still closes on it
+    /// after its group settled (at the impact point, faster than the slop over the rest of the
+    /// step): the group solve keeps bodies out of the static world first (`solve_group`), so
+    /// this is a body pinned between the kinematic body and the static world. It yields: the
+    /// kinematic body passes it.
+    fn yields_to_kinematic(&self, hit: &Hit, p: Vec2) -> bool {
+        let kinematic = |i: u32| self.bodies.at(i).kind == BodyKind::Kinematic;
+        if !(kinematic(hit.a) || kinematic(hit.b)) {
+            return false;
+        }
+        let closing = -self
+            .relative_velocity_of(hit.a, p - hit.ca, hit.b, p - hit.cb)
+            .dot(hit.normal);
+        closing * self.config.dt > LINEAR_SLOP
     }
 
     /// Gives two dynamic bodies one motion from the impact on: both move at the velocity of

@@ -249,6 +249,11 @@ pub(crate) struct ContinuousPass<'w> {
     /// Pairs of dynamic bodies that move on together for the rest of the step (see
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
     joined: PairSet,
+    /// Pairs of a dynamic body and a kinematic body that the dynamic body yields to for the rest
+    /// of the step: pinned against the static world, it cannot get out of the kinematic body's
+    /// way, so the static contact wins and the kinematic body passes it (see
+    /// `impact::yields_to_kinematic`). Never swept against each other again this step.
+    yielded: PairSet,
 }
 
 impl<'w> ContinuousPass<'w> {
@@ -278,6 +283,7 @@ impl<'w> ContinuousPass<'w> {
             work_budget,
             pair_impacts: PairMap::default(),
             joined: PairSet::default(),
+            yielded: PairSet::default(),
             restarted: Vec::new(),
             neighbours: Neighbours::default(),
             swept_boxes: Vec::new(),

@@ -213,7 +213,7 @@ impl ContinuousPass<'_> {
     /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
     /// the step (a resting contact is the solver's).
     pub(super) fn schedule(&mut self, a: u32, b: u32, t: Real) {
-        if self.joined.contains(&pair_key(a, b)) {
+        if self.joined.contains(&pair_key(a, b)) || self.yielded.contains(&pair_key(a, b)) {
             return; // moving as one for the rest of the step
         }
         let immovable = !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic());

@@ -115,7 +115,12 @@ impl ContinuousPass<'_> {
             let hit = self
                 .candidates(i, si.t0)
                 .into_iter()
-                .filter(|&c| !self.solver_owns(i, c) && !self.joined.contains(&pair_key(i, c)))
+                .filter(|&c| {
+                    let key = pair_key(i, c);
+                    !(self.solver_owns(i, c)
+                        || self.joined.contains(&key)
+                        || self.yielded.contains(&key))
+                })
                 .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
             found.extend(hit);
         }
