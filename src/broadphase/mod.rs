@@ -27,6 +27,10 @@ pub(crate) const AABB_MARGIN: Real = 0.1;
 /// proxies must be re-inserted in one refit (see [`BroadPhase::move_proxies`]).
 const REBUILD_SHARE: usize = 8;
 
+/// Pairs are found by joining whole trees rather than by a query per moved proxy when more than
+/// one in `JOIN_SHARE` of all proxies moved since the last update.
+const JOIN_SHARE: usize = 4;
+
 /// Half the speculative distance (metres): two boxes grown by it overlap whenever their shapes are
 /// within the speculative distance, which keeps every such pair in the contact set.
 const PAIR_MARGIN: Real = SPECULATIVE_DISTANCE / 2.0;
@@ -173,7 +177,51 @@ impl BroadPhase {
         moved.sort_unstable_by_key(|k| (k.kind as u8, k.id));
         moved.dedup();
         self.pairs.clear();
-        for &key in &moved {
+        let proxies: usize = self.trees.iter().map(DynamicTree::len).sum();
+        if moved.len() * JOIN_SHARE > proxies {
+            self.joined_pairs(&moved);
+        } else {
+            self.queried_pairs(&moved);
+        }
+        self.pairs.sort_unstable();
+        self.pairs.dedup();
+        self.pairs.retain(|&(a, b)| !tracked(a, b));
+        moved.clear();
+        self.move_buffer = moved;
+        &self.pairs
+    }
+
+    /// Pair finding when many proxies moved: every overlapping pair of trees that can pair
+    /// (dynamic with itself, with static and with kinematic) by simultaneous descent, kept when
+    /// one of the two moved.
+    fn joined_pairs(&mut self, moved: &[ProxyKey]) {
+        let mut flags: [Vec<bool>; 3] = Default::default();
+        for (kind, flag) in flags.iter_mut().enumerate() {
+            flag.resize(self.trees[kind].id_bound(), false);
+        }
+        for key in moved {
+            flags[key.kind as usize][key.id.0 as usize] = true;
+        }
+        let pairs = &mut self.pairs;
+        let dynamic = ProxyType::Dynamic as usize;
+        let mut report = |ka: usize, ia: ProxyId, a: u32, kb: usize, ib: ProxyId, b: u32| {
+            if flags[ka][ia.0 as usize] || flags[kb][ib.0 as usize] {
+                pairs.push((a.min(b), a.max(b)));
+            }
+        };
+        self.trees[dynamic].for_each_overlapping_pair(|ia, &a, ib, &b| {
+            report(dynamic, ia, a, dynamic, ib, b);
+        });
+        for other in [ProxyType::Static as usize, ProxyType::Kinematic as usize] {
+            self.trees[dynamic].for_each_overlap_with(&self.trees[other], |ia, &a, ib, &b| {
+                report(dynamic, ia, a, other, ib, b);
+            });
+        }
+    }
+
+    /// Pair finding when few proxies moved: each moved proxy queries the trees it can pair with.
+    fn queried_pairs(&mut self, moved: &[ProxyKey]) {
+        for &key in moved {
             let tree = self.tree(key.kind);
             let value = *tree.value(key.id);
             let fat = tree.fat_aabb(key.id);
@@ -186,12 +234,6 @@ impl BroadPhase {
                 });
             }
         }
-        self.pairs.sort_unstable();
-        self.pairs.dedup();
-        self.pairs.retain(|&(a, b)| !tracked(a, b));
-        moved.clear();
-        self.move_buffer = moved;
-        &self.pairs
     }
 
     /// Calls `f` with the value of every proxy whose fat box overlaps `aabb`, in every tree;
@@ -357,6 +399,52 @@ mod tests {
                 .map(|&(_, v)| v)
                 .collect();
             prop_assert_eq!(hits, brute);
+        }
+    }
+
+    proptest! {
+        /// The simultaneous descents find exactly the overlapping leaf pairs (brute force), within
+        /// a tree (each pair once) and across two trees, also after leaves were removed.
+        #[test]
+        fn tree_joins_match_brute_force(
+            boxes in prop::collection::vec((any::<bool>(), -20.0..20.0f64, -20.0..20.0f64, 0.0..5.0f64, 0.0..5.0f64), 0..80),
+            removed in prop::collection::vec(0usize..80, 0..20),
+        ) {
+            let mut trees = [DynamicTree::new(), DynamicTree::new()];
+            let mut leaves: Vec<(usize, ProxyId, Aabb, u32)> = Vec::new();
+            for (i, &(which, x, y, w, h)) in boxes.iter().enumerate() {
+                let b = aabb(x, y, w, h);
+                let t = usize::from(which);
+                leaves.push((t, trees[t].insert(b, i as u32), b, i as u32));
+            }
+            for r in removed {
+                if r < leaves.len() {
+                    let (t, id, _, _) = leaves.remove(r);
+                    trees[t].remove(id);
+                }
+            }
+            let brute = |ta: usize, tb: usize| {
+                let mut out = BTreeSet::new();
+                for (i, a) in leaves.iter().enumerate().filter(|(_, l)| l.0 == ta) {
+                    for (j, b) in leaves.iter().enumerate().filter(|(_, l)| l.0 == tb) {
+                        if (ta != tb || i < j) && a.2.overlaps(&b.2) {
+                            out.insert((a.3.min(b.3), a.3.max(b.3)));
+                        }
+                    }
+                }
+                out
+            };
+            let mut within = Vec::new();
+            trees[0].for_each_overlapping_pair(|_, &a, _, &b| within.push((a.min(b), a.max(b))));
+            let count = within.len();
+            let within: BTreeSet<_> = within.into_iter().collect();
+            prop_assert_eq!(count, within.len(), "each pair once");
+            prop_assert_eq!(within, brute(0, 0));
+            let mut across = BTreeSet::new();
+            trees[0].for_each_overlap_with(&trees[1], |_, &a, _, &b| {
+                across.insert((a.min(b), a.max(b)));
+            });
+            prop_assert_eq!(across, brute(0, 1));
         }
     }
 

@@ -404,6 +404,83 @@ impl<T> DynamicTree<T> {
         up
     }
 
+    /// One more than the largest leaf index ([`ProxyId`]) the tree can hold now: a bound for
+    /// tables indexed by leaf.
+    #[must_use]
+    pub fn id_bound(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Calls `f` for every pair of distinct leaves whose fat boxes overlap, each pair once, by a
+    /// simultaneous descent of the tree against itself: when most leaves must be paired anew (a
+    /// falling pile), one traversal costs less than a query per leaf.
+    pub fn for_each_overlapping_pair(&self, mut f: impl FnMut(ProxyId, &T, ProxyId, &T)) {
+        if self.root == NULL {
+            return;
+        }
+        let mut stack = vec![(self.root, self.root)];
+        while let Some((a, b)) = stack.pop() {
+            let na = &self.nodes[a as usize];
+            if a == b {
+                if na.height > 0 {
+                    stack.push((na.left, na.left));
+                    stack.push((na.right, na.right));
+                    stack.push((na.left, na.right));
+                }
+                continue;
+            }
+            self.descend_pair(a, b, self, &mut stack, &mut f);
+        }
+    }
+
+    /// Calls `f` for every pair of a leaf of this tree and a leaf of `other` whose fat boxes
+    /// overlap, by a simultaneous descent of both trees.
+    pub fn for_each_overlap_with(
+        &self,
+        other: &DynamicTree<T>,
+        mut f: impl FnMut(ProxyId, &T, ProxyId, &T),
+    ) {
+        if self.root == NULL || other.root == NULL {
+            return;
+        }
+        let mut stack = vec![(self.root, other.root)];
+        while let Some((a, b)) = stack.pop() {
+            self.descend_pair(a, b, other, &mut stack, &mut f);
+        }
+    }
+
+    /// One step of a simultaneous descent: node `a` of this tree against node `b` of `other`
+    /// (distinct nodes). Reports two overlapping leaves, or splits the larger internal node.
+    fn descend_pair(
+        &self,
+        a: u32,
+        b: u32,
+        other: &DynamicTree<T>,
+        stack: &mut Vec<(u32, u32)>,
+        f: &mut impl FnMut(ProxyId, &T, ProxyId, &T),
+    ) {
+        let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
+        if !na.aabb.overlaps(&nb.aabb) {
+            return;
+        }
+        match (na.height == 0, nb.height == 0) {
+            (true, true) => f(
+                ProxyId(a),
+                na.value.as_ref().expect("a live leaf"),
+                ProxyId(b),
+                nb.value.as_ref().expect("a live leaf"),
+            ),
+            (false, leaf_b) if leaf_b || na.aabb.perimeter() >= nb.aabb.perimeter() => {
+                stack.push((na.left, b));
+                stack.push((na.right, b));
+            }
+            _ => {
+                stack.push((a, nb.left));
+                stack.push((a, nb.right));
+            }
+        }
+    }
+
     /// Calls `f` for every leaf whose fat box overlaps `aabb`; `f` returns `false` to stop.
     pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(ProxyId, &T) -> bool) {
         if self.root == NULL {
