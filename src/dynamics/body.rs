@@ -379,15 +379,19 @@ impl Body {
     }
 
     /// The body's world box swept along its predicted motion over the next step of `dt` seconds
-    /// (metres), each part of the sweep capped at half the body's extent: the proxy box that keeps
-    /// every pair the solver may own this step in the contact set (pairs that move farther are
-    /// the continuous pass's, which sweeps them itself).
+    /// (metres), each part of the sweep capped at the body's extent: the proxy box that keeps
+    /// every pair the solver may own this step in the contact set (those close by at most half the
+    /// extent; pairs that move farther are the continuous pass's, which sweeps them itself). The
+    /// cap is the whole extent, not half, so that a body falling a little faster than the solver
+    /// trusts still stays within its box and the continuous pass finds its candidates among its
+    /// contacts instead of walking the trees (falling mixed 4,000, first second: 3.6 → 2.8 ms per
+    /// step).
     pub(crate) fn predicted_box(&self, dt: Real, gravity: Vec2) -> crate::Aabb {
         let aabb = self.aabb();
         if self.kind == BodyKind::Static {
             return aabb;
         }
-        let cap = 0.5 * self.extent;
+        let cap = self.extent;
         let (a, _) = self.acceleration(gravity);
         let d = (self.linear_velocity + a * dt) * dt;
         let length = d.length();
