@@ -205,28 +205,26 @@ impl ContactSolver for SoftStepSolver {
         for _ in 0..n {
             integrate_velocities(states, sims);
             warm_start(states, constraints);
-            solve_contacts(states, constraints, inv_h, settings.push_velocity, true);
-            hold_out(
-                states,
-                constraints,
-                settings.pinned,
-                inv_h,
-                settings.push_velocity,
-                true,
-            );
+            solve_pass(states, constraints, settings, inv_h, true);
             integrate_positions(states, sims, h);
-            solve_contacts(states, constraints, inv_h, settings.push_velocity, false);
-            hold_out(
-                states,
-                constraints,
-                settings.pinned,
-                inv_h,
-                settings.push_velocity,
-                false,
-            );
+            solve_pass(states, constraints, settings, inv_h, false);
         }
         apply_restitution(states, constraints, settings.restitution_threshold);
     }
+}
+
+/// One pass over the contacts (with the soft bias, or relaxing without it), then the static
+/// contacts of pinned bodies again (`hold_out`).
+fn solve_pass(
+    states: &mut [BodyState],
+    constraints: &mut [ContactConstraint],
+    settings: &SolverSettings<'_>,
+    inv_h: Real,
+    use_bias: bool,
+) {
+    let push = settings.push_velocity;
+    solve_contacts(states, constraints, inv_h, push, use_bias);
+    hold_out(states, constraints, settings.pinned, inv_h, push, use_bias);
 }
 
 /// `x.max(0.0)` without the NaN handling of `f64::max` (inputs are finite): a hot-loop cost.
