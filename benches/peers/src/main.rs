@@ -1,8 +1,11 @@
 //! The peer benchmark: sweep2d, Rapier (`rapier2d-f64`) and Box2D v3 (`boxdd`) on the same scenes.
 //!
 //! ```text
-//! cargo run --release -p peers -- worlds [--rounds N] [--only NAME]
+//! cargo run --release -p peers -- [worlds|queries|all] [--rounds N] [--only NAME]
 //! ```
+//!
+//! `queries` races sweep2d's contact and time-of-impact queries against parry's (`queries.rs`);
+//! `worlds` runs whole scenes in the three engines (below); `all` does both.
 //!
 //! Each scene is built once by `sweep2d::analysis::scenes` and copied body by body into the other
 //! engines (`spec.rs`: shapes in body frames, poses, densities, frictions, restitutions), so all
@@ -19,6 +22,7 @@
 //! assertions are off, as in its release builds.
 
 mod engines;
+mod queries;
 mod spec;
 
 use engines::{Box2d, Engine, Rapier, State, Sweep2d};
@@ -211,9 +215,11 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers worlds [--rounds N] [--only NAME]\n\
+        "usage: peers worlds|queries|all [--rounds N] [--only NAME]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
+         queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
+         all      both\n\
          --rounds interleaved rounds per scene (default 3)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k"
     );
@@ -236,7 +242,7 @@ fn main() {
                     .unwrap_or_else(|| usage());
             }
             "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
-            "worlds" | "all" => mode = Some(a.clone()),
+            "worlds" | "queries" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
     }
@@ -263,5 +269,11 @@ fn main() {
             "f32"
         }
     );
-    worlds(rounds, only.as_deref());
+    let mode = mode.unwrap_or_default();
+    if mode == "queries" || mode == "all" {
+        queries::run(rounds.max(5));
+    }
+    if mode == "worlds" || mode == "all" {
+        worlds(rounds, only.as_deref());
+    }
 }
