@@ -1,11 +1,12 @@
 //! The peer benchmark: sweep2d, Rapier (`rapier2d-f64`) and Box2D v3 (`boxdd`) on the same scenes.
 //!
 //! ```text
-//! cargo run --release -p peers -- [worlds|queries|all] [--rounds N] [--only NAME]
+//! cargo run --release -p peers -- [queries|worlds|ccd|all] [--rounds N] [--only NAME]
 //! ```
 //!
 //! `queries` races sweep2d's contact and time-of-impact queries against parry's (`queries.rs`);
-//! `worlds` runs whole scenes in the three engines (below); `all` does both.
+//! `worlds` runs whole scenes in the three engines (below); `ccd` counts tunnels and time loss of
+//! fast bodies in the three engines (`ccd.rs`); `all` does all three.
 //!
 //! Each scene is built once by `sweep2d::analysis::scenes` and copied body by body into the other
 //! engines (`spec.rs`: shapes in body frames, poses, densities, frictions, restitutions), so all
@@ -21,6 +22,7 @@
 //! Box2D's C sources are compiled with `NDEBUG` (the workspace's `.cargo/config.toml`) so its
 //! assertions are off, as in its release builds.
 
+mod ccd;
 mod engines;
 mod queries;
 mod spec;
@@ -215,11 +217,12 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers worlds|queries|all [--rounds N] [--only NAME]\n\
+        "usage: peers queries|worlds|ccd|all [--rounds N] [--only NAME]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
-         all      both\n\
+         ccd      bullets at a thin wall, head-on bullets, a 500 m/s ball: tunnels and time loss\n\
+         all      all three\n\
          --rounds interleaved rounds per scene (default 3)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k"
     );
@@ -242,7 +245,7 @@ fn main() {
                     .unwrap_or_else(|| usage());
             }
             "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
-            "worlds" | "queries" | "all" => mode = Some(a.clone()),
+            "worlds" | "queries" | "ccd" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
     }
@@ -275,5 +278,8 @@ fn main() {
     }
     if mode == "worlds" || mode == "all" {
         worlds(rounds, only.as_deref());
+    }
+    if mode == "ccd" || mode == "all" {
+        ccd::run();
     }
 }
