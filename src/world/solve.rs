@@ -150,8 +150,9 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
     }
 }
 
-/// The constraints between a dynamic body that a kinematic body presses on (a manifold point
-/// within reach) and a static body: the solver holds those bodies out of the static world.
+/// The constraints between a static body and a dynamic body that a kinematic body presses on (a
+/// manifold point within reach), directly or through other dynamic bodies it touches: the solver
+/// holds those bodies out of the static world.
 fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
     solver.pinned.clear();
     let kind = |k: u32| bodies.at(k).kind;
@@ -172,6 +173,28 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     }
     if !any {
         return;
+    }
+    // A kinematic body also presses on what its bodies press on: spread through touching pairs
+    // of dynamic bodies (a stack under a blade), sweep by sweep, until nothing changes.
+    let touching: Vec<(u32, u32)> = contacts
+        .as_slice()
+        .iter()
+        .filter(|c| {
+            c.has_points() && kind(c.a) == BodyKind::Dynamic && kind(c.b) == BodyKind::Dynamic
+        })
+        .map(|c| (c.a, c.b))
+        .collect();
+    let mut spread = true;
+    while spread {
+        spread = false;
+        for &(a, b) in &touching {
+            let (pa, pb) = (pressed[a as usize], pressed[b as usize]);
+            if pa != pb {
+                pressed[a as usize] = true;
+                pressed[b as usize] = true;
+                spread = true;
+            }
+        }
     }
     for (k, c) in solver.constraints.iter().enumerate() {
         let contact = &contacts.as_slice()[c.source.0];

@@ -162,19 +162,13 @@ impl ContinuousPass<'_> {
     /// Sequential impulses over the group's contacts: non-penetration up to each point's target
     /// and Coulomb friction, accumulated and clamped.
     ///
-    /// When the group has a kinematic body, its contacts with static bodies are solved last in
-    /// every iteration: a body a kinematic body presses into the static world cannot satisfy
-    /// both, and the static world wins (the kinematic body passes it; see
-    /// `impact::yields_to_kinematic`).
+    /// Contacts with static bodies are solved last in every iteration, so the static world wins
+    /// where the group cannot satisfy every contact: a body pressed into the ground by a
+    /// kinematic body, directly or through other bodies, stays out of it (the kinematic body
+    /// passes instead; see `impact::yields_to_kinematic`).
     pub(super) fn solve_group(&mut self, contacts: &mut [GroupContact]) {
         let kind = |i: u32| self.bodies.at(i).kind;
-        if contacts
-            .iter()
-            .any(|k| kind(k.a) == BodyKind::Kinematic || kind(k.b) == BodyKind::Kinematic)
-        {
-            contacts
-                .sort_by_key(|k| kind(k.a) == BodyKind::Static || kind(k.b) == BodyKind::Static);
-        }
+        contacts.sort_by_key(|k| kind(k.a) == BodyKind::Static || kind(k.b) == BodyKind::Static);
         for _ in 0..GROUP_ITERATIONS {
             for k in contacts.iter_mut() {
                 let (ma, mb) = (
