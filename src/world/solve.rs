@@ -71,7 +71,7 @@ pub(super) fn solve(
         &mut solver.constraints,
     );
     store_impulses(&solver.constraints, contacts);
-    report_meetings(contacts, bodies, events, clock);
+    report_meetings(&solver.constraints, contacts, bodies, events, clock);
     finalize_poses(bodies, solver, &mut buffers.angles);
 }
 
@@ -220,25 +220,34 @@ fn store_impulses(constraints: &[ContactConstraint], contacts: &mut ContactSet) 
 /// on each other in the solver met during the step: its contact is reported as begun, so a
 /// collision the solver resolved is never silent.
 fn report_meetings(
+    constraints: &[ContactConstraint],
     contacts: &mut ContactSet,
     bodies: &BodySet,
     events: &mut StepEvents,
     clock: &Clock,
 ) {
-    for c in contacts.as_mut_slice() {
-        if c.touching {
+    for c in constraints {
+        // Pushed at any time during the step: the accumulated impulse at the end may be back to
+        // zero (a fast pair meets in the first substep and has separated by the last).
+        let Some(k) = c.points[..c.count]
+            .iter()
+            .position(|p| p.max_normal_impulse > 0.0)
+        else {
+            continue;
+        };
+        let contact = &mut contacts.as_mut_slice()[c.source.0];
+        if contact.touching {
             continue;
         }
-        let pushed = c
-            .manifolds
-            .iter()
-            .flat_map(|m| m.points[..m.count].iter().map(move |p| (m, p)))
-            .find(|(_, p)| p.normal_impulse > 0.0)
-            .map(|(m, p)| (m.normal, p.point));
-        if let Some((normal, point)) = pushed {
-            c.touching = true;
-            events.contact_began(bodies.id(c.a), bodies.id(c.b), clock, normal, point);
-        }
+        contact.touching = true;
+        let point = contact.manifolds[c.source.1].points[k].point;
+        events.contact_began(
+            bodies.id(contact.a),
+            bodies.id(contact.b),
+            clock,
+            c.normal,
+            point,
+        );
     }
 }
 
