@@ -439,6 +439,11 @@ fn rotation_free_start(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Op
         (p.motion.angular != 0.0)
             .then(|| Shape::Circle(Circle::new(p.reach()).expect("a piece has a positive reach")))
     };
+    if a.motion.angular != 0.0 && b.motion.angular != 0.0 {
+        if let Some(t) = discs_meet(a, b, options.target_separation) {
+            return t;
+        }
+    }
     let (da, db) = (disc(a), disc(b));
     let still_a = Motion::new(a.motion.start, a.motion.linear, 0.0);
     let still_b = Motion::new(b.motion.start, b.motion.linear, 0.0);
@@ -451,6 +456,36 @@ fn rotation_free_start(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Op
         None => Piece::new(b.shape, b.placement, b.motion),
     };
     ray_cast_time(&pa, &pb, options).map(|(t, _, _)| t)
+}
+
+/// [`rotation_free_start`] when both pieces turn: the first time two discs (each piece's reach
+/// about its body's origin) moving on straight lines come within `tau` of each other, in closed
+/// form (the root of `|p₀ + d·t| = rA + rB + τ`), instead of the general ray cast. The outer
+/// `Option` is `None` when the closed form does not apply (a target so deep that the discs
+/// would have to pass through their centres); the inner one as in `rotation_free_start`.
+fn discs_meet(a: &Piece<'_>, b: &Piece<'_>, tau: Real) -> Option<Option<Real>> {
+    let r = a.reach() + b.reach() + tau;
+    if r <= 0.0 {
+        return None;
+    }
+    let p0 = b.motion.start.translation - a.motion.start.translation;
+    let d = b.motion.linear - a.motion.linear;
+    let c = p0.length_squared() - r * r;
+    if c <= 0.0 {
+        return Some(Some(0.0)); // within reach already
+    }
+    let half_b = p0.dot(d);
+    if half_b >= 0.0 {
+        return Some(None); // not closing
+    }
+    let disc = half_b * half_b - d.length_squared() * c;
+    if disc < 0.0 {
+        return Some(None); // passing by
+    }
+    // The smaller root, in the form without cancellation; nudged earlier by a few ulps of the
+    // step so that rounding never makes it later than the true root.
+    let t = c / (disc.sqrt() - half_b);
+    Some((t <= 1.0).then(|| (t * (1.0 - 1e-12)).max(0.0)))
 }
 
 /// First-order steps of conservative advancement (step fractions) below which it also tries the
