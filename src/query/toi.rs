@@ -434,17 +434,24 @@ fn ray_cast_time(
 /// The first time the pieces can touch, found with each rotating piece replaced by the disc of
 /// its reach about its body's origin (a superset at every pose). `None` when even those never
 /// meet during the step.
-fn rotation_free_start(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Option<Real> {
-    let disc = |p: &Piece<'_>| {
+///
+/// `reach` holds each piece's reach (`Piece::reach`), computed once by the caller.
+fn rotation_free_start(
+    a: &Piece<'_>,
+    b: &Piece<'_>,
+    reach: (Real, Real),
+    options: &ToiOptions,
+) -> Option<Real> {
+    let disc = |p: &Piece<'_>, r: Real| {
         (p.motion.angular != 0.0)
-            .then(|| Shape::Circle(Circle::new(p.reach()).expect("a piece has a positive reach")))
+            .then(|| Shape::Circle(Circle::new(r).expect("a piece has a positive reach")))
     };
     if a.motion.angular != 0.0 && b.motion.angular != 0.0 {
-        if let Some(t) = discs_meet(a, b, options.target_separation) {
+        if let Some(t) = discs_meet(a, b, reach, options.target_separation) {
             return t;
         }
     }
-    let (da, db) = (disc(a), disc(b));
+    let (da, db) = (disc(a, reach.0), disc(b, reach.1));
     let still_a = Motion::new(a.motion.start, a.motion.linear, 0.0);
     let still_b = Motion::new(b.motion.start, b.motion.linear, 0.0);
     let pa = match &da {
@@ -463,8 +470,13 @@ fn rotation_free_start(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Op
 /// form (the root of `|p₀ + d·t| = rA + rB + τ`), instead of the general ray cast. The outer
 /// `Option` is `None` when the closed form does not apply (a target so deep that the discs
 /// would have to pass through their centres); the inner one as in `rotation_free_start`.
-fn discs_meet(a: &Piece<'_>, b: &Piece<'_>, tau: Real) -> Option<Option<Real>> {
-    let r = a.reach() + b.reach() + tau;
+fn discs_meet(
+    a: &Piece<'_>,
+    b: &Piece<'_>,
+    reach: (Real, Real),
+    tau: Real,
+) -> Option<Option<Real>> {
+    let r = reach.0 + reach.1 + tau;
     if r <= 0.0 {
         return None;
     }
@@ -570,13 +582,14 @@ fn curved_step(
 /// iterate uses a lower bound of the gap along a fixed axis: the SAT face separation while it is
 /// above the target (any fixed axis bounds the distance from below), the exact gap near the end.
 fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Option<Toi> {
-    let spin = a.motion.angular.abs() * a.reach() + b.motion.angular.abs() * b.reach();
+    let reach = (a.reach(), b.reach());
+    let spin = a.motion.angular.abs() * reach.0 + b.motion.angular.abs() * reach.1;
     let relative = a.motion.linear - b.motion.linear;
     let tau = options.target_separation;
     // Start where the rotating pieces' bounding discs (about their rotation centres, so unchanged
     // by any rotation) first reach the other piece: nothing touches earlier. Exact, and for fast
     // spinners it lands within a fraction of a turn of the contact.
-    let mut t: Real = rotation_free_start(a, b, options)?;
+    let mut t: Real = rotation_free_start(a, b, reach, options)?;
     for iteration in 0..options.max_iterations {
         let (xa, xb) = (a.pose_at(t), b.pose_at(t));
         // The cheap SAT bound while it is far from the target; the exact gap once it is close.
