@@ -339,6 +339,12 @@ fn solve_contacts(
 ) {
     // Gauss–Seidel order biases a stack toward the side solved first; the bias pass sweeps forward
     // and the relax pass backward, so the two cancel to first order.
+    let pass = Pass {
+        inv_h,
+        push_velocity,
+        use_bias,
+        rigid: false,
+    };
     let count = constraints.len();
     for k in 0..count {
         let c = &mut constraints[if use_bias { k } else { count - 1 - k }];
@@ -354,25 +360,9 @@ fn solve_contacts(
         // Non-penetration.
         for p in &mut c.points[..c.count] {
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let s = n.dot(d + sb.dq.rotate(rb) - sa.dq.rotate(ra)) + p.base_separation;
-            let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
-            if s > 0.0 {
-                bias = s * inv_h; // speculative: close the gap exactly
-            } else if use_bias {
-                bias = (c.soft.bias_rate * s).max(-push_velocity);
-                mass_scale = c.soft.mass_scale;
-                impulse_scale = c.soft.impulse_scale;
-            }
-            let dv = relative_velocity(va, wa, ra, vb, wb, rb);
-            let vn = dv.dot(n);
-            let impulse =
-                -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let new_impulse = positive_part(p.normal_impulse + impulse);
-            let applied = new_impulse - p.normal_impulse;
-            p.normal_impulse = new_impulse;
-            if applied > p.max_normal_impulse {
-                p.max_normal_impulse = applied;
-            }
+            let s = separation(&sa, &sb, d, n, p);
+            let vn = relative_velocity(va, wa, ra, vb, wb, rb).dot(n);
+            let applied = pass.normal_impulse(p, s, vn, &c.soft);
             let pn = applied * n;
             let ((dva, dwa), (dvb, dwb)) = (ma.response(ra, pn), mb.response(rb, pn));
             va -= dva;
@@ -424,30 +414,68 @@ fn hold_out(
     push_velocity: Real,
     use_bias: bool,
 ) {
+    let pass = Pass {
+        inv_h,
+        push_velocity,
+        use_bias,
+        rigid: true,
+    };
     for &k in pinned {
         let n = constraints[k].normal;
         for i in 0..constraints[k].count {
             let c = &mut constraints[k];
             let (sa, sb) = (states[c.a], states[c.b]);
-            let bias_rate = c.soft.bias_rate;
             let p = &mut c.points[i];
             let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let d = sb.dp - sa.dp;
-            let s = n.dot(d + sb.dq.rotate(rb) - sa.dq.rotate(ra)) + p.base_separation;
-            let bias = if s > 0.0 {
-                s * inv_h
-            } else if use_bias {
-                (bias_rate * s).max(-push_velocity)
-            } else {
-                0.0
-            };
+            let s = separation(&sa, &sb, sb.dp - sa.dp, n, p);
             let vn = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb).dot(n);
-            let new_impulse = positive_part(p.normal_impulse - p.normal_mass * (vn + bias));
-            let applied = new_impulse - p.normal_impulse;
-            p.normal_impulse = new_impulse;
-            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            let applied = pass.normal_impulse(p, s, vn, &c.soft);
             apply(states, &constraints[k], ra, rb, applied * n);
         }
+    }
+}
+
+/// Current separation (metres) of a constraint point whose bodies have moved by `d = dpB − dpA`
+/// and turned by their `dq` in this step: `(d + rB' − rA')·n + base_separation`.
+#[inline(always)]
+fn separation(sa: &BodyState, sb: &BodyState, d: Vec2, n: Vec2, p: &ConstraintPoint) -> Real {
+    n.dot(d + sb.dq.rotate(p.anchor_b) - sa.dq.rotate(p.anchor_a)) + p.base_separation
+}
+
+/// How one pass over the contacts solves non-penetration.
+struct Pass {
+    inv_h: Real,
+    push_velocity: Real,
+    /// The biased pass (overlaps pushed out softly) rather than the relaxing one.
+    use_bias: bool,
+    /// Full effective mass and no impulse decay even where the point overlaps (`hold_out`).
+    rigid: bool,
+}
+
+impl Pass {
+    /// Updates a point's accumulated normal impulse for its separation `s` (metres) and normal
+    /// relative velocity `vn` (m/s): a speculative gap is closed exactly, an overlap is pushed out
+    /// softly (`soft`) in the biased pass. Returns the impulse applied (N·s).
+    #[inline(always)]
+    fn normal_impulse(&self, p: &mut ConstraintPoint, s: Real, vn: Real, soft: &Softness) -> Real {
+        let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
+        if s > 0.0 {
+            bias = s * self.inv_h; // speculative: close the gap exactly
+        } else if self.use_bias {
+            bias = (soft.bias_rate * s).max(-self.push_velocity);
+            if !self.rigid {
+                mass_scale = soft.mass_scale;
+                impulse_scale = soft.impulse_scale;
+            }
+        }
+        let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+        let new_impulse = positive_part(p.normal_impulse + impulse);
+        let applied = new_impulse - p.normal_impulse;
+        p.normal_impulse = new_impulse;
+        if applied > p.max_normal_impulse {
+            p.max_normal_impulse = applied;
+        }
+        applied
     }
 }
 
