@@ -102,13 +102,17 @@ impl Neighbours {
         }
         self.partners.clear();
         self.partners.resize(self.offsets[key_bound] as usize, 0);
-        let mut fill = self.offsets.clone();
+        // Fill each body's range from its end, counting its end down to its start.
         for c in contacts.as_slice() {
             for (i, j) in [(c.a, c.b), (c.b, c.a)] {
-                self.partners[fill[i as usize] as usize] = j;
-                fill[i as usize] += 1;
+                let end = &mut self.offsets[i as usize + 1];
+                *end -= 1;
+                self.partners[*end as usize] = j;
             }
         }
+        // Now offsets[k + 1] is body k's start: shift back by one.
+        self.offsets.copy_within(1.., 0);
+        self.offsets[key_bound] = self.partners.len() as u32;
         self.start_boxes.clear();
         self.found_by.clear();
     }

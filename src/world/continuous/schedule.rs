@@ -88,6 +88,13 @@ impl ContinuousPass<'_> {
         self.centres_stay_out(a, b, overlap)
     }
 
+    /// Whether the pair is never swept again this step: joined (moving on as one) or yielded (a
+    /// pinned body letting a kinematic body pass).
+    pub(super) fn set_aside(&self, a: u32, b: u32) -> bool {
+        let key = pair_key(a, b);
+        self.joined.contains(&key) || self.yielded.contains(&key)
+    }
+
     /// Impacts the pair has had this step.
     pub(super) fn impacts_of(&self, a: u32, b: u32) -> u32 {
         self.pair_impacts.get(&pair_key(a, b)).copied().unwrap_or(0)
@@ -213,7 +220,7 @@ impl ContinuousPass<'_> {
     /// at `t` gets an impact now only if its motion would overlap it past the slop by the end of
     /// the step (a resting contact is the solver's).
     pub(super) fn schedule(&mut self, a: u32, b: u32, t: Real) {
-        if self.joined.contains(&pair_key(a, b)) || self.yielded.contains(&pair_key(a, b)) {
+        if self.set_aside(a, b) {
             return; // moving as one for the rest of the step
         }
         let immovable = !(self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic());

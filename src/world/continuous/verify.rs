@@ -10,7 +10,6 @@ use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE};
 use crate::constants::LINEAR_SLOP;
 use crate::math::Real;
 use crate::query::{contact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
-use crate::world::contact_set::pair_key;
 
 /// Rounds of the final check that queue what they find as impacts; what is still found after
 /// them is held.
@@ -115,12 +114,7 @@ impl ContinuousPass<'_> {
             let hit = self
                 .candidates(i, si.t0)
                 .into_iter()
-                .filter(|&c| {
-                    let key = pair_key(i, c);
-                    !(self.solver_owns(i, c)
-                        || self.joined.contains(&key)
-                        || self.yielded.contains(&key))
-                })
+                .filter(|&c| !(self.solver_owns(i, c) || self.set_aside(i, c)))
                 .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
             found.extend(hit);
         }
