@@ -72,6 +72,8 @@ pub(crate) struct BroadPhase {
     move_buffer: Vec<ProxyKey>,
     /// The new pairs of the last update: `(lower value, higher value)`, sorted, no duplicates.
     pairs: Vec<(u32, u32)>,
+    /// Per tree, by leaf: in the move buffer (all false between updates; see `joined_pairs`).
+    moved_flags: [Vec<bool>; 3],
 }
 
 impl BroadPhase {
@@ -120,9 +122,10 @@ impl BroadPhase {
         self.move_buffer.push(key);
     }
 
-    /// Follows many shapes at once (the end-of-step refit): each proxy as [`BroadPhase::move_proxy`]
-    /// would, except that when more than `1 / REBUILD_SHARE` of a tree's proxies must be
-    /// re-inserted, that tree is rebuilt once instead (`DynamicTree::rebuild_with`): a falling
+    /// Follows many shapes at once (the end-of-step refit): a proxy whose shape left its fat box
+    /// (or whose box is far too big for it, see `refitted`) gets a new fat box and is re-inserted,
+    /// except that when more than `1 / REBUILD_SHARE` of a tree's proxies must be re-inserted,
+    /// that tree is rebuilt once instead (`DynamicTree::rebuild_with`): a falling
     /// pile leaves its fat boxes all on the same step. `moves` pairs each proxy with its shape's
     /// new box; `scratch` is reused between calls.
     pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)], scratch: &mut Vec<(ProxyId, Aabb)>) {
@@ -195,13 +198,14 @@ impl BroadPhase {
     /// (dynamic with itself, with static and with kinematic) by simultaneous descent, kept when
     /// one of the two moved.
     fn joined_pairs(&mut self, moved: &[ProxyKey]) {
-        let mut flags: [Vec<bool>; 3] = Default::default();
+        let flags = &mut self.moved_flags;
         for (kind, flag) in flags.iter_mut().enumerate() {
             flag.resize(self.trees[kind].id_bound(), false);
         }
         for key in moved {
             flags[key.kind as usize][key.id.0 as usize] = true;
         }
+        let flags = &self.moved_flags;
         let pairs = &mut self.pairs;
         let dynamic = ProxyType::Dynamic as usize;
         let mut report = |ka: usize, ia: ProxyId, a: u32, kb: usize, ib: ProxyId, b: u32| {
@@ -216,6 +220,9 @@ impl BroadPhase {
             self.trees[dynamic].for_each_overlap_with(&self.trees[other], |ia, &a, ib, &b| {
                 report(dynamic, ia, a, other, ib, b);
             });
+        }
+        for key in moved {
+            self.moved_flags[key.kind as usize][key.id.0 as usize] = false;
         }
     }
 

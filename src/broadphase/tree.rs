@@ -35,6 +35,8 @@ pub struct DynamicTree<T> {
     root: u32,
     free: Vec<u32>,
     leaves: usize,
+    /// Leaf list of the last rebuild, kept so a rebuild allocates nothing once grown.
+    rebuild_leaves: Vec<u32>,
 }
 
 impl<T> Default for DynamicTree<T> {
@@ -52,6 +54,7 @@ impl<T> DynamicTree<T> {
             root: NULL,
             free: Vec::new(),
             leaves: 0,
+            rebuild_leaves: Vec::new(),
         }
     }
 
@@ -165,7 +168,8 @@ impl<T> DynamicTree<T> {
         for &(id, fat) in updates {
             self.nodes[id.0 as usize].aabb = fat;
         }
-        let mut leaves = Vec::with_capacity(self.leaves);
+        let mut leaves = std::mem::take(&mut self.rebuild_leaves);
+        leaves.clear();
         for i in 0..self.nodes.len() {
             let node = &self.nodes[i];
             if node.height > 0 {
@@ -182,6 +186,7 @@ impl<T> DynamicTree<T> {
         if self.root != NULL {
             self.nodes[self.root as usize].parent = NULL;
         }
+        self.rebuild_leaves = leaves;
     }
 
     /// Builds a subtree over `leaves` (non-empty) and returns its root.
