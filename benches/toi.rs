@@ -6,38 +6,15 @@
 
 mod common;
 
-use common::Rng;
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use sweep2d::query::{time_of_impact, Motion};
-use sweep2d::{Shape, Transform, Vec2};
-
-fn motions(n: usize, spin: f64, seed: u64) -> Vec<(Motion, Motion)> {
-    let mut rng = Rng::new(seed);
-    (0..n)
-        .map(|_| {
-            let a0 = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
-            let dir = Vec2::from_angle(rng.range(-std::f64::consts::PI, std::f64::consts::PI));
-            let b0 = a0 + dir * rng.range(2.0, 4.0) + dir.perp() * rng.range(-1.0, 1.0);
-            let ma = Motion::new(
-                Transform::new(a0, rng.range(-3.0, 3.0)),
-                Vec2::ZERO,
-                rng.range(-spin, spin),
-            );
-            let mb = Motion::new(
-                Transform::new(b0, rng.range(-3.0, 3.0)),
-                -dir * 6.0,
-                rng.range(-spin, spin),
-            );
-            (ma, mb)
-        })
-        .collect()
-}
+use sweep2d::query::time_of_impact;
+use sweep2d::{Shape, Vec2};
 
 fn bench_pair(c: &mut Criterion, name: &str, a: &Shape, b: &Shape) {
     let mut g = c.benchmark_group(format!("toi/{name}"));
     for (label, spin) in [("translation", 0.0), ("rotating", 3.0)] {
-        let set = motions(1024, spin, 5);
+        let set = common::toi_motions(1024, spin, 5);
         g.bench_function(label, |bench| {
             let mut i = 0;
             bench.iter(|| {

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::f64::consts::PI;
+use sweep2d::query::Motion;
 use sweep2d::{Transform, Vec2};
 
 /// A small deterministic generator (xorshift64*), so every run measures the same configurations.
@@ -34,6 +35,31 @@ pub fn random_pose_pairs(n: usize, spread: f64, seed: u64) -> Vec<(Transform, Tr
             );
             let d = Vec2::new(rng.range(-spread, spread), rng.range(-spread, spread));
             (xa, Transform::new(xa.translation + d, rng.range(-PI, PI)))
+        })
+        .collect()
+}
+
+/// `n` motion pairs for time-of-impact benches: B starts 2–4 m from A (random sideways offset up
+/// to 1 m) and moves 6 m toward it over the step, so most pairs hit and some miss; both turn by up
+/// to `spin` radians over the step.
+pub fn toi_motions(n: usize, spin: f64, seed: u64) -> Vec<(Motion, Motion)> {
+    let mut rng = Rng::new(seed);
+    (0..n)
+        .map(|_| {
+            let a0 = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
+            let dir = Vec2::from_angle(rng.range(-PI, PI));
+            let b0 = a0 + dir * rng.range(2.0, 4.0) + dir.perp() * rng.range(-1.0, 1.0);
+            let ma = Motion::new(
+                Transform::new(a0, rng.range(-3.0, 3.0)),
+                Vec2::ZERO,
+                rng.range(-spin, spin),
+            );
+            let mb = Motion::new(
+                Transform::new(b0, rng.range(-3.0, 3.0)),
+                -dir * 6.0,
+                rng.range(-spin, spin),
+            );
+            (ma, mb)
         })
         .collect()
 }

@@ -23,6 +23,10 @@
 //! assertions are off, as in its release builds.
 
 mod ccd;
+/// The criterion benches' shared inputs (deterministic poses and motions), so the peers race on
+/// the same kind of inputs.
+#[path = "../../common/mod.rs"]
+mod common;
 mod engines;
 mod queries;
 mod spec;

@@ -11,6 +11,7 @@
 //!   parry's `cast_shapes_nonlinear`. Both promise never to report a contact later than the truth
 //!   within their tolerances; the check reports how far apart the two times are.
 
+use crate::common;
 use parry2d_f64::math::{Pose, Vector};
 use parry2d_f64::query::{
     cast_shapes, cast_shapes_nonlinear, ContactManifold, NonlinearRigidMotion, ShapeCastOptions,
@@ -19,23 +20,7 @@ use parry2d_f64::shape::{Ball, ConvexPolygon, Cuboid, Shape as ParryShape};
 use std::hint::black_box;
 use std::time::Instant;
 use sweep2d::query::{contact, time_of_impact, Motion};
-use sweep2d::{Shape, Transform, Vec2};
-
-/// A small xorshift generator: the same inputs on every run and machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.next()
-    }
-}
+use sweep2d::{Shape, Transform};
 
 /// One shape in both libraries (same geometry, centred on the origin).
 struct Both {
@@ -165,21 +150,8 @@ fn race(
 
 /// The contact part: timing and agreement for one shape pair.
 fn contacts(name: &str, a: &Both, b: &Both, rounds: usize) {
-    let mut rng = Rng(0x5eed_c0de);
     let n = 1024;
-    let poses: Vec<(Transform, Transform)> = (0..n)
-        .map(|_| {
-            let xa = Transform::new(
-                Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0)),
-                rng.range(-3.2, 3.2),
-            );
-            let xb = Transform::new(
-                xa.translation + Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)),
-                rng.range(-3.2, 3.2),
-            );
-            (xa, xb)
-        })
-        .collect();
+    let poses = common::random_pose_pairs(n, 1.0, 0x5eed_c0de);
     let rel: Vec<Pose> = poses
         .iter()
         .map(|(xa, xb)| pose(xa).inv_mul(&pose(xb)))
@@ -223,29 +195,6 @@ fn contacts(name: &str, a: &Both, b: &Both, rounds: usize) {
     );
 }
 
-/// Motions of the TOI inputs: B 2–4 m from A moving 6 m toward it, turns up to `spin` rad.
-fn motions(spin: f64) -> Vec<(Motion, Motion)> {
-    let mut rng = Rng(0x70e_5eed + spin as u64);
-    (0..1024)
-        .map(|_| {
-            let a0 = Vec2::new(rng.range(-50.0, 50.0), rng.range(-50.0, 50.0));
-            let dir = Vec2::from_angle(rng.range(-std::f64::consts::PI, std::f64::consts::PI));
-            let b0 = a0 + dir * rng.range(2.0, 4.0) + dir.perp() * rng.range(-1.0, 1.0);
-            let ma = Motion::new(
-                Transform::new(a0, rng.range(-3.0, 3.0)),
-                Vec2::ZERO,
-                rng.range(-spin, spin),
-            );
-            let mb = Motion::new(
-                Transform::new(b0, rng.range(-3.0, 3.0)),
-                -dir * 6.0,
-                rng.range(-spin, spin),
-            );
-            (ma, mb)
-        })
-        .collect()
-}
-
 /// Whether the two shapes touch at any of 20,001 instants of their motions (parry's exact
 /// distance at each sampled pose): the judge of a disagreement. Sampling can miss a graze that
 /// lasts less than 1/20,000 of the step, never report a contact that is not there.
@@ -275,7 +224,7 @@ fn nonlinear(m: &Motion) -> NonlinearRigidMotion {
 
 /// The time-of-impact part: timing and agreement for one shape pair, translating or turning.
 fn tois(name: &str, a: &Both, b: &Both, spin: f64, rounds: usize) {
-    let set = motions(spin);
+    let set = common::toi_motions(1024, spin, 0x70e_5eed + spin as u64);
     let n = set.len();
     let theirs_at = |i: usize| {
         let (ma, mb) = &set[i];
