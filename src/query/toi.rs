@@ -529,23 +529,33 @@ fn curved_step(
         return 0.0;
     };
     // Per core point: position along n, rate along n, and curvature bound Θ²·|r|.
-    let track = |piece: &Piece<'_>, x: &Transform, p: Vec2| {
-        let w = x.transform_point(p);
-        let motion = piece.motion;
-        let r = w - (motion.start.translation + t * motion.linear);
+    // Per piece: its pose, its rotation centre at `t`, its rate along n, its turn.
+    let mover = |piece: &Piece<'_>, x: &Transform| {
+        let m = piece.motion;
         (
-            n.dot(w),
-            n.dot(motion.linear) + motion.angular * n.dot(r.perp()),
-            motion.angular * motion.angular * r.length(),
+            *x,
+            m.start.translation + t * m.linear,
+            n.dot(m.linear),
+            m.angular,
         )
     };
+    let track = |(x, centre, along, turn): (Transform, Vec2, Real, Real), p: Vec2| {
+        let w = x.transform_point(p);
+        let r = w - centre;
+        (
+            n.dot(w),
+            along + turn * n.dot(r.perp()),
+            turn * turn * r.length(),
+        )
+    };
+    let (move_a, move_b) = (mover(a, xa), mover(b, xb));
     const MAX_TRACKED: usize = 16;
     if cb.points.len() > MAX_TRACKED {
         return 0.0; // rare large polygons keep the first-order steps
     }
     let mut tracks_b = [(0.0, 0.0, 0.0); MAX_TRACKED];
     for (slot, &q) in tracks_b.iter_mut().zip(cb.points) {
-        *slot = track(b, xb, q);
+        *slot = track(move_b, q);
     }
     let tracks_b = &tracks_b[..cb.points.len()];
     let rounding = ca.radius + cb.radius + tau;
@@ -554,7 +564,7 @@ fn curved_step(
     // positive at 0, so its root lies before that step exactly then).
     let mut step = 1.0 - t;
     for &p in ca.points {
-        let (sp, vp, kp) = track(a, xa, p);
+        let (sp, vp, kp) = track(move_a, p);
         for &(sq, vq, kq) in tracks_b {
             let g0 = sq - sp - rounding;
             if g0 <= 0.0 {
