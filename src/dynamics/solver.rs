@@ -222,9 +222,18 @@ fn solve_pass(
     inv_h: Real,
     use_bias: bool,
 ) {
-    let push = settings.push_velocity;
-    solve_contacts(states, constraints, inv_h, push, use_bias);
-    hold_out(states, constraints, settings.pinned, inv_h, push, use_bias);
+    let pass = Pass {
+        inv_h,
+        push_velocity: settings.push_velocity,
+        use_bias,
+        rigid: false,
+    };
+    solve_contacts(states, constraints, &pass);
+    let rigid = Pass {
+        rigid: true,
+        ..pass
+    };
+    hold_out(states, constraints, settings.pinned, &rigid);
 }
 
 /// `x.max(0.0)` without the NaN handling of `f64::max` (inputs are finite): a hot-loop cost.
@@ -330,21 +339,10 @@ fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint]) {
     }
 }
 
-fn solve_contacts(
-    states: &mut [BodyState],
-    constraints: &mut [ContactConstraint],
-    inv_h: Real,
-    push_velocity: Real,
-    use_bias: bool,
-) {
+fn solve_contacts(states: &mut [BodyState], constraints: &mut [ContactConstraint], pass: &Pass) {
     // Gauss–Seidel order biases a stack toward the side solved first; the bias pass sweeps forward
     // and the relax pass backward, so the two cancel to first order.
-    let pass = Pass {
-        inv_h,
-        push_velocity,
-        use_bias,
-        rigid: false,
-    };
+    let use_bias = pass.use_bias;
     let count = constraints.len();
     for k in 0..count {
         let c = &mut constraints[if use_bias { k } else { count - 1 - k }];
@@ -410,16 +408,8 @@ fn hold_out(
     states: &mut [BodyState],
     constraints: &mut [ContactConstraint],
     pinned: &[usize],
-    inv_h: Real,
-    push_velocity: Real,
-    use_bias: bool,
+    pass: &Pass,
 ) {
-    let pass = Pass {
-        inv_h,
-        push_velocity,
-        use_bias,
-        rigid: true,
-    };
     for &k in pinned {
         let n = constraints[k].normal;
         for i in 0..constraints[k].count {
@@ -443,6 +433,7 @@ fn separation(sa: &BodyState, sb: &BodyState, d: Vec2, n: Vec2, p: &ConstraintPo
 }
 
 /// How one pass over the contacts solves non-penetration.
+#[derive(Clone, Copy)]
 struct Pass {
     inv_h: Real,
     push_velocity: Real,
