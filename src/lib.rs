@@ -58,7 +58,7 @@ pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
-pub use world::{StepEvents, World, WorldConfig, WorldError};
+pub use world::{StepEvents, StepProfile, World, WorldConfig, WorldError};
 
 /// The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

@@ -19,12 +19,14 @@ mod config;
 mod contact_set;
 mod continuous;
 mod events;
+mod profile;
 mod queries;
 mod solve;
 mod step;
 
 pub use config::{WorldConfig, WorldError};
 pub use events::{ContactBegin, ContactEnd, Impact, StepEvents};
+pub use profile::StepProfile;
 pub use queries::WorldRayHit;
 
 use crate::broadphase::{BroadPhase, ProxyType};
@@ -46,6 +48,8 @@ pub struct World {
     buffers: StepBuffers,
     events: StepEvents,
     clock: Clock,
+    /// Time spent in each stage of the last step.
+    profile: StepProfile,
 }
 
 /// The broad-phase proxy type of a body kind.
@@ -80,6 +84,7 @@ impl World {
             buffers: StepBuffers::default(),
             events: StepEvents::default(),
             clock: Clock::default(),
+            profile: StepProfile::default(),
         })
     }
 
@@ -100,6 +105,12 @@ impl World {
     #[must_use]
     pub fn time(&self) -> Real {
         self.clock.time
+    }
+
+    /// Wall-clock milliseconds spent in each stage of the last step (all zero before the first).
+    #[must_use]
+    pub fn profile(&self) -> &StepProfile {
+        &self.profile
     }
 
     /// Number of steps run.

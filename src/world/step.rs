@@ -22,6 +22,7 @@ use super::body_set::BodySet;
 use super::contact_set::ContactSet;
 use super::continuous::ContinuousPass;
 use super::events::StepEvents;
+use super::profile::Laps;
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
@@ -65,24 +66,32 @@ impl World {
             buffers,
             events,
             clock,
+            profile,
         } = self;
+        let mut laps = Laps::start();
         for (_, b) in bodies.iter_mut() {
             b.previous_pose = b.pose;
         }
         update_pairs(broad_phase, contacts, bodies, events, config, clock);
+        profile.pairs = laps.lap();
         narrow_phase(contacts, bodies, events, config, clock, buffers);
+        profile.narrow = laps.lap();
         solve(config, bodies, contacts, buffers, events, clock);
+        profile.solve = laps.lap();
         if config.continuous {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .run(&buffers.angles);
         }
+        profile.continuous = laps.lap();
         refit(broad_phase, bodies, config, buffers);
+        profile.refit = laps.lap();
         for (_, b) in bodies.iter_mut() {
             b.force = Vec2::ZERO;
             b.torque = 0.0;
         }
         clock.time += config.dt;
         clock.step += 1;
+        profile.total = laps.total();
     }
 }
 
