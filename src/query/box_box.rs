@@ -10,7 +10,7 @@
 //! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
-use super::manifold::{clip_segment, clipped_id, collide_cores, keep_ends, with_moved};
+use super::manifold::{clip_segment, clipped_id, collide_cores, with_ends, with_moved};
 use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
@@ -250,13 +250,7 @@ fn clip_boxes(
             id,
         }
     };
-    let mut m = LocalManifold {
-        normal,
-        separation,
-        ..Default::default()
-    };
-    keep_ends(&mut m, [at(ends[0]), at(ends[1])], max_distance);
-    m
+    with_ends(normal, separation, [at(ends[0]), at(ends[1])], max_distance)
 }
 
 #[cfg(test)]

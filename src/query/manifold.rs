@@ -296,24 +296,30 @@ pub(crate) fn clip_segment(
     (lower, upper)
 }
 
-/// Adds the clipped ends whose separation is within `max_distance` to `m`; when neither is
-/// (both lie beyond although the faces do not), the deeper one, so an overlapping pair always
-/// reports a point. On a tie the first end is kept.
+/// The manifold of `normal` and `separation` with the clipped ends whose separation is within
+/// `max_distance`; when neither is (both lie beyond although the faces do not), the deeper one, so
+/// an overlapping pair always reports a point. On a tie the first end is kept. (Built whole, with
+/// no write at a computed index: such a write stalls the copy of the result that follows.)
 #[inline(always)]
-pub(crate) fn keep_ends(m: &mut LocalManifold, ends: [LocalPoint; 2], max_distance: Real) {
-    for p in ends {
-        if p.separation <= max_distance {
-            m.points[m.count] = p;
-            m.count += 1;
-        }
-    }
-    if m.count == 0 {
-        m.points[0] = if ends[0].separation <= ends[1].separation {
-            ends[0]
-        } else {
-            ends[1]
-        };
-        m.count = 1;
+pub(crate) fn with_ends(
+    normal: Vec2,
+    separation: Real,
+    ends: [LocalPoint; 2],
+    max_distance: Real,
+) -> LocalManifold {
+    let [e0, e1] = ends;
+    let (points, count) = match (e0.separation <= max_distance, e1.separation <= max_distance) {
+        (true, true) => ([e0, e1], 2),
+        (true, false) => ([e0, LocalPoint::default()], 1),
+        (false, true) => ([e1, LocalPoint::default()], 1),
+        (false, false) if e0.separation <= e1.separation => ([e0, LocalPoint::default()], 1),
+        (false, false) => ([e1, LocalPoint::default()], 1),
+    };
+    LocalManifold {
+        normal,
+        separation,
+        points,
+        count,
     }
 }
 
@@ -401,11 +407,5 @@ pub(crate) fn clip(
             id,
         }
     };
-    let mut m = LocalManifold {
-        normal,
-        separation,
-        ..Default::default()
-    };
-    keep_ends(&mut m, [at(ends[0]), at(ends[1])], max_distance);
-    m
+    with_ends(normal, separation, [at(ends[0]), at(ends[1])], max_distance)
 }
