@@ -261,7 +261,7 @@ impl Recorder {
         }
         batch.sort_by(|a, b| a.time.total_cmp(&b.time));
         self.events.extend(batch);
-        if world.step_count() % self.config.every == 0 {
+        if world.step_count().is_multiple_of(self.config.every) {
             self.push_frame(frame_of(world));
         }
     }

@@ -40,6 +40,8 @@ pub(crate) struct SolverBuffers {
     pinned: Vec<usize>,
     /// Per body key: pressed by a kinematic body this step.
     pressed: Vec<bool>,
+    /// The contact solver and its buffers (colouring, bundles).
+    solver: SoftStepSolver,
 }
 
 /// Runs stage 3: see the module notes.
@@ -64,7 +66,7 @@ pub(super) fn solve(
         restitution_threshold: config.restitution_threshold,
         pinned: &solver.pinned,
     };
-    SoftStepSolver.solve(
+    solver.solver.solve(
         &settings,
         &mut solver.states,
         &mut solver.sims,
@@ -268,5 +270,97 @@ fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec
             s.dq.mul_rot(b.previous_pose.rotation),
         );
         angles[key as usize] = solver.sims[index].angle;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::scenes;
+    use crate::dynamics::graph::Colouring;
+    use crate::World;
+
+    /// Poses and velocities of every body, as bits.
+    fn state_bits(world: &World) -> Vec<[u64; 6]> {
+        world
+            .bodies
+            .iter()
+            .map(|(_, b)| {
+                let (p, v) = (b.pose, b.linear_velocity);
+                [
+                    p.translation.x.to_bits(),
+                    p.translation.y.to_bits(),
+                    p.rotation.sin.to_bits(),
+                    v.x.to_bits(),
+                    v.y.to_bits(),
+                    b.angular_velocity.to_bits(),
+                ]
+            })
+            .collect()
+    }
+
+    fn pyramid_after(steps: usize, setup: impl Fn(&mut World)) -> World {
+        let mut world = scenes::pyramid(12).world;
+        setup(&mut world);
+        for _ in 0..steps {
+            world.step();
+        }
+        world
+    }
+
+    #[test]
+    fn scalar_lanes_match_simd_lanes_bit_for_bit() {
+        let wide = pyramid_after(90, |_| {});
+        let scalar = pyramid_after(90, |w| w.buffers.solver.solver.scalar_lanes = true);
+        assert!(wide.contact_point_count() > 100);
+        assert_eq!(state_bits(&wide), state_bits(&scalar));
+    }
+
+    #[test]
+    fn bundles_solve_as_the_one_by_one_loop_in_colour_order() {
+        // Within a colour no moving body is shared, so four lanes at once must give what the
+        // scalar loop gives constraint after constraint (up to rounding: the two paths group a few
+        // sums differently).
+        let wide = pyramid_after(30, |_| {});
+        let one = pyramid_after(30, |w| w.buffers.solver.solver.one_by_one = true);
+        for ((_, a), (_, b)) in wide.bodies.iter().zip(one.bodies.iter()) {
+            let d = (a.pose.translation - b.pose.translation).length();
+            let dv = (a.linear_velocity - b.linear_velocity).length();
+            assert!(d < 1e-9 && dv < 1e-7, "{d} m, {dv} m/s apart");
+        }
+    }
+
+    #[test]
+    fn no_colour_holds_two_constraints_on_one_moving_body() {
+        let mut world = pyramid_after(20, |_| {});
+        world.step();
+        let solver = &world.buffers.solver;
+        let mut colouring = Colouring::default();
+        let pinned = [3, 7];
+        colouring.build(&solver.constraints, solver.states.len(), &pinned);
+        let mut seen = vec![0; solver.constraints.len()];
+        for colour in &colouring.colours {
+            let mut bodies = std::collections::HashSet::new();
+            for &k in colour {
+                seen[k as usize] += 1;
+                let c = &solver.constraints[k as usize];
+                for (body, mass) in [(c.a, c.mass_a), (c.b, c.mass_b)] {
+                    if mass.responds() {
+                        assert!(bodies.insert(body), "body {body} twice in one colour");
+                    }
+                }
+            }
+        }
+        for &k in &colouring.overflow {
+            seen[k as usize] += 1;
+        }
+        assert!(
+            seen.iter().all(|&n| n == 1),
+            "every constraint exactly once"
+        );
+        assert!(pinned
+            .iter()
+            .all(|k| colouring.overflow.contains(&(*k as u32))));
+        // A pyramid needs few colours: nothing overflows but the excluded constraints.
+        assert_eq!(colouring.overflow.len(), pinned.len());
     }
 }

@@ -1,0 +1,493 @@
+//! The wide contact solver: the soft-step solver's passes (`solver.rs`) run on four constraints at
+//! once, one per SIMD lane (after Box2D v3's `contact_solver.c`, `b2ContactConstraintSIMD`).
+//!
+//! The constraint graph is coloured (`graph.rs`) so that no two constraints of one colour share a
+//! body that impulses move; a colour's constraints are packed four at a time into [`Bundle`]s in
+//! struct-of-arrays form. A pass over a bundle gathers its eight bodies' states into lanes,
+//! solves the four constraints side by side and scatters the velocities back: with no body shared
+//! within a colour, this is exactly the sequential solve of those four constraints, in any order.
+//!
+//! The arithmetic is written once, generic over [`Lanes`]: [`Wide`] (`wide::f64x4`: AVX with
+//! `target-feature=+avx`, two SSE2 halves otherwise, NEON on ARM) and [`Scalar`] (four plain
+//! `f64`s) perform the same IEEE operations in the same order, so both give bit-identical results
+//! (tested below). Lanes with no constraint (the tail of a colour) have zero masses and move
+//! nothing.
+
+use crate::dynamics::solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
+use crate::math::Real;
+use core::ops::{Add, Mul, Sub};
+
+/// Constraints per bundle.
+pub(crate) const LANES: usize = 4;
+
+/// Four `f64` lanes with the few operations the solver needs. Implementations must give each lane
+/// exactly the IEEE result of the scalar operation.
+pub(crate) trait Lanes:
+    Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+    /// Every lane `x`.
+    fn splat(x: Real) -> Self;
+    /// Lanes from an array.
+    fn from_array(a: [Real; LANES]) -> Self;
+    /// Lanes to an array.
+    fn to_array(self) -> [Real; LANES];
+    /// Per lane: `if self > other { then } else { otherwise }`.
+    fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self;
+}
+
+/// The SIMD lanes (`wide::f64x4`).
+pub(crate) type Wide = wide::f64x4;
+
+impl Lanes for Wide {
+    #[inline(always)]
+    fn splat(x: Real) -> Self {
+        wide::f64x4::splat(x)
+    }
+    #[inline(always)]
+    fn from_array(a: [Real; LANES]) -> Self {
+        wide::f64x4::new(a)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [Real; LANES] {
+        wide::f64x4::to_array(self)
+    }
+    #[inline(always)]
+    fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self {
+        self.simd_gt(other).select(then, otherwise)
+    }
+}
+
+/// Four scalar lanes: the portable reference path, bit-identical to [`Wide`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Scalar(pub [Real; LANES]);
+
+macro_rules! scalar_op {
+    ($trait:ident, $f:ident, $op:tt) => {
+        impl $trait for Scalar {
+            type Output = Scalar;
+            #[inline(always)]
+            fn $f(self, o: Scalar) -> Scalar {
+                Scalar(core::array::from_fn(|i| self.0[i] $op o.0[i]))
+            }
+        }
+    };
+}
+scalar_op!(Add, add, +);
+scalar_op!(Sub, sub, -);
+scalar_op!(Mul, mul, *);
+
+impl Lanes for Scalar {
+    #[inline(always)]
+    fn splat(x: Real) -> Self {
+        Scalar([x; LANES])
+    }
+    #[inline(always)]
+    fn from_array(a: [Real; LANES]) -> Self {
+        Scalar(a)
+    }
+    #[inline(always)]
+    fn to_array(self) -> [Real; LANES] {
+        self.0
+    }
+    #[inline(always)]
+    fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self {
+        Scalar(core::array::from_fn(|i| {
+            if self.0[i] > other.0[i] {
+                then.0[i]
+            } else {
+                otherwise.0[i]
+            }
+        }))
+    }
+}
+
+/// `x` where positive, else zero.
+#[inline(always)]
+fn positive_part<L: Lanes>(x: L) -> L {
+    let zero = L::default();
+    x.gt_select(zero, x, zero)
+}
+
+/// A 2D vector in lanes.
+#[derive(Clone, Copy, Debug, Default)]
+struct V2<L> {
+    x: L,
+    y: L,
+}
+
+impl<L: Lanes> V2<L> {
+    #[inline(always)]
+    fn dot(self, o: Self) -> L {
+        self.x * o.x + self.y * o.y
+    }
+    /// `self × o` (z of the 3D cross product).
+    #[inline(always)]
+    fn cross(self, o: Self) -> L {
+        self.x * o.y - self.y * o.x
+    }
+}
+
+/// One manifold point of four constraints (see `ConstraintPoint`): hot fields first.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PointLanes<L> {
+    ra: V2<L>,
+    rb: V2<L>,
+    base_separation: L,
+    normal_mass: L,
+    tangent_mass: L,
+    normal_impulse: L,
+    tangent_impulse: L,
+    max_normal_impulse: L,
+    relative_velocity: L,
+}
+
+/// Four contact constraints of one colour, lane by lane (see `ContactConstraint`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Bundle<L> {
+    /// Solver state index of each lane's body A and B (0, the static entry, for empty lanes).
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Whether each lane's body A / B responds to impulses (its velocity is written back).
+    write_a: [bool; LANES],
+    write_b: [bool; LANES],
+    mass: MassLanes<L>,
+    normal: V2<L>,
+    friction: L,
+    bias_rate: L,
+    mass_scale: L,
+    impulse_scale: L,
+    points: [PointLanes<L>; 2],
+    restitution: L,
+    /// Whether some lane has restitution (the restitution pass skips the bundle otherwise).
+    bounces: bool,
+    /// The constraint (index into the constraint array) in each lane; `u32::MAX` for empty lanes.
+    pub source: [u32; LANES],
+}
+
+/// Inverse masses (1/kg) and inertias (1/(kg·m²)) of four constraints' bodies A and B.
+#[derive(Clone, Copy, Debug, Default)]
+struct MassLanes<L> {
+    inv_mass_a: L,
+    inv_inertia_a: L,
+    inv_mass_b: L,
+    inv_inertia_b: L,
+}
+
+impl<L: Lanes> MassLanes<L> {
+    /// Velocity changes of an impulse `j` on B (and `−j` on A) at anchors `ra`, `rb`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn apply(
+        &self,
+        va: &mut V2<L>,
+        wa: &mut L,
+        vb: &mut V2<L>,
+        wb: &mut L,
+        ra: V2<L>,
+        rb: V2<L>,
+        j: V2<L>,
+    ) {
+        va.x = va.x - self.inv_mass_a * j.x;
+        va.y = va.y - self.inv_mass_a * j.y;
+        *wa = *wa - self.inv_inertia_a * ra.cross(j);
+        vb.x = vb.x + self.inv_mass_b * j.x;
+        vb.y = vb.y + self.inv_mass_b * j.y;
+        *wb = *wb + self.inv_inertia_b * rb.cross(j);
+    }
+}
+
+/// Body velocities and step motion in lanes.
+struct BodyLanes<L> {
+    v: V2<L>,
+    w: L,
+    dp: V2<L>,
+    cos: L,
+    sin: L,
+}
+
+#[inline(always)]
+fn gather<L: Lanes>(states: &[BodyState], index: &[u32; LANES]) -> BodyLanes<L> {
+    let s: [&BodyState; LANES] = core::array::from_fn(|i| &states[index[i] as usize]);
+    BodyLanes {
+        v: V2 {
+            x: L::from_array(core::array::from_fn(|i| s[i].v.x)),
+            y: L::from_array(core::array::from_fn(|i| s[i].v.y)),
+        },
+        w: L::from_array(core::array::from_fn(|i| s[i].w)),
+        dp: V2 {
+            x: L::from_array(core::array::from_fn(|i| s[i].dp.x)),
+            y: L::from_array(core::array::from_fn(|i| s[i].dp.y)),
+        },
+        cos: L::from_array(core::array::from_fn(|i| s[i].dq.cos)),
+        sin: L::from_array(core::array::from_fn(|i| s[i].dq.sin)),
+    }
+}
+
+#[inline(always)]
+fn scatter<L: Lanes>(
+    states: &mut [BodyState],
+    index: &[u32; LANES],
+    write: &[bool; LANES],
+    v: V2<L>,
+    w: L,
+) {
+    let (vx, vy, w) = (v.x.to_array(), v.y.to_array(), w.to_array());
+    for i in 0..LANES {
+        if write[i] {
+            let s = &mut states[index[i] as usize];
+            s.v.x = vx[i];
+            s.v.y = vy[i];
+            s.w = w[i];
+        }
+    }
+}
+
+/// Rotates `r` by the rotation `(cos, sin)`.
+#[inline(always)]
+fn rotate<L: Lanes>(cos: L, sin: L, r: V2<L>) -> V2<L> {
+    V2 {
+        x: cos * r.x - sin * r.y,
+        y: sin * r.x + cos * r.y,
+    }
+}
+
+/// `ω × r`.
+#[inline(always)]
+fn cross_sv<L: Lanes>(w: L, r: V2<L>) -> V2<L> {
+    V2 {
+        x: L::default() - w * r.y,
+        y: w * r.x,
+    }
+}
+
+/// Relative velocity of B's point at `rb` to A's point at `ra`.
+#[inline(always)]
+fn relative_velocity<L: Lanes>(va: V2<L>, wa: L, ra: V2<L>, vb: V2<L>, wb: L, rb: V2<L>) -> V2<L> {
+    let (ca, cb) = (cross_sv(wa, ra), cross_sv(wb, rb));
+    V2 {
+        x: vb.x + cb.x - va.x - ca.x,
+        y: vb.y + cb.y - va.y - ca.y,
+    }
+}
+
+impl<L: Lanes> Bundle<L> {
+    /// Packs up to four prepared constraints (`constraints[k]` for each `k` of `members`); the
+    /// lanes past `members.len()` stay empty.
+    pub fn pack(constraints: &[ContactConstraint], members: &[u32]) -> Self {
+        debug_assert!(!members.is_empty() && members.len() <= LANES);
+        let member = |lane: usize| members.get(lane).map(|&k| &constraints[k as usize]);
+        // One lane value per member, zero for empty lanes.
+        let lanes = |f: &dyn Fn(&ContactConstraint) -> Real| -> L {
+            L::from_array(core::array::from_fn(|lane| member(lane).map_or(0.0, f)))
+        };
+        let point = |j: usize, f: &dyn Fn(&ConstraintPoint) -> Real| -> L {
+            lanes(&|c| if j < c.count { f(&c.points[j]) } else { 0.0 })
+        };
+        let point_lanes = |j: usize| PointLanes {
+            ra: V2 {
+                x: point(j, &|p| p.anchor_a.x),
+                y: point(j, &|p| p.anchor_a.y),
+            },
+            rb: V2 {
+                x: point(j, &|p| p.anchor_b.x),
+                y: point(j, &|p| p.anchor_b.y),
+            },
+            base_separation: point(j, &|p| p.base_separation),
+            normal_mass: point(j, &|p| p.normal_mass),
+            tangent_mass: point(j, &|p| p.tangent_mass),
+            normal_impulse: point(j, &|p| p.normal_impulse),
+            tangent_impulse: point(j, &|p| p.tangent_impulse),
+            max_normal_impulse: L::default(),
+            relative_velocity: point(j, &|p| p.relative_velocity),
+        };
+        let index = |f: &dyn Fn(&ContactConstraint) -> u32, empty: u32| -> [u32; LANES] {
+            core::array::from_fn(|lane| member(lane).map_or(empty, f))
+        };
+        let writes = |f: &dyn Fn(&ContactConstraint) -> bool| -> [bool; LANES] {
+            core::array::from_fn(|lane| member(lane).is_some_and(f))
+        };
+        Bundle {
+            a: index(&|c| c.a as u32, 0),
+            b: index(&|c| c.b as u32, 0),
+            write_a: writes(&|c| c.mass_a.responds()),
+            write_b: writes(&|c| c.mass_b.responds()),
+            mass: MassLanes {
+                inv_mass_a: lanes(&|c| c.mass_a.linear),
+                inv_inertia_a: lanes(&|c| c.mass_a.angular),
+                inv_mass_b: lanes(&|c| c.mass_b.linear),
+                inv_inertia_b: lanes(&|c| c.mass_b.angular),
+            },
+            normal: V2 {
+                x: lanes(&|c| c.normal.x),
+                y: lanes(&|c| c.normal.y),
+            },
+            friction: lanes(&|c| c.friction),
+            bias_rate: lanes(&|c| c.soft.bias_rate),
+            mass_scale: lanes(&|c| c.soft.mass_scale),
+            impulse_scale: lanes(&|c| c.soft.impulse_scale),
+            points: [point_lanes(0), point_lanes(1)],
+            restitution: lanes(&|c| c.restitution),
+            bounces: (0..LANES).any(|lane| member(lane).is_some_and(|c| c.restitution != 0.0)),
+            source: core::array::from_fn(|lane| members.get(lane).copied().unwrap_or(u32::MAX)),
+        }
+    }
+
+    /// Writes the accumulated impulses back to the constraints the lanes came from.
+    pub fn unpack(&self, constraints: &mut [ContactConstraint]) {
+        for j in 0..2 {
+            let pt = &self.points[j];
+            let (ni, ti, mi) = (
+                pt.normal_impulse.to_array(),
+                pt.tangent_impulse.to_array(),
+                pt.max_normal_impulse.to_array(),
+            );
+            for lane in 0..LANES {
+                let k = self.source[lane];
+                if k == u32::MAX {
+                    continue;
+                }
+                let c = &mut constraints[k as usize];
+                if j < c.count {
+                    let p = &mut c.points[j];
+                    p.normal_impulse = ni[lane];
+                    p.tangent_impulse = ti[lane];
+                    p.max_normal_impulse = mi[lane];
+                }
+            }
+        }
+    }
+
+    /// Applies the accumulated impulses (warm start).
+    #[inline(always)]
+    pub fn warm_start(&self, states: &mut [BodyState]) {
+        let a = gather::<L>(states, &self.a);
+        let b = gather::<L>(states, &self.b);
+        let (mut va, mut wa, mut vb, mut wb) = (a.v, a.w, b.v, b.w);
+        let n = self.normal;
+        let t = V2 {
+            x: n.y,
+            y: L::default() - n.x,
+        };
+        for p in &self.points {
+            let impulse = V2 {
+                x: p.normal_impulse * n.x + p.tangent_impulse * t.x,
+                y: p.normal_impulse * n.y + p.tangent_impulse * t.y,
+            };
+            self.mass
+                .apply(&mut va, &mut wa, &mut vb, &mut wb, p.ra, p.rb, impulse);
+        }
+        scatter(states, &self.a, &self.write_a, va, wa);
+        scatter(states, &self.b, &self.write_b, vb, wb);
+    }
+
+    /// One solve (`pass.use_bias`) or relax pass over the four constraints: non-penetration, then
+    /// Coulomb friction, as `solver.rs`'s scalar loop.
+    #[inline(always)]
+    pub fn solve(&mut self, states: &mut [BodyState], pass: &Pass) {
+        let a = gather::<L>(states, &self.a);
+        let b = gather::<L>(states, &self.b);
+        let (mut va, mut wa, mut vb, mut wb) = (a.v, a.w, b.v, b.w);
+        let zero = L::default();
+        let one = L::splat(1.0);
+        let n = self.normal;
+        let t = V2 {
+            x: n.y,
+            y: zero - n.x,
+        };
+        let d = V2 {
+            x: b.dp.x - a.dp.x,
+            y: b.dp.y - a.dp.y,
+        };
+        let inv_h = L::splat(pass.inv_h);
+        let (soft_bias, soft_mass, soft_impulse) = if pass.use_bias {
+            (self.bias_rate, self.mass_scale, self.impulse_scale)
+        } else {
+            (zero, one, zero)
+        };
+        let min_bias = L::splat(-pass.push_velocity);
+        let mass = self.mass;
+        for p in &mut self.points {
+            let (pa, pb) = (rotate(a.cos, a.sin, p.ra), rotate(b.cos, b.sin, p.rb));
+            let gap = V2 {
+                x: d.x + pb.x - pa.x,
+                y: d.y + pb.y - pa.y,
+            };
+            let s = n.dot(gap) + p.base_separation;
+            let vn = relative_velocity(va, wa, p.ra, vb, wb, p.rb).dot(n);
+            // A speculative gap is closed exactly; an overlap pushed out softly (biased pass).
+            let soft_target = (soft_bias * s).gt_select(min_bias, soft_bias * s, min_bias);
+            let bias = s.gt_select(zero, s * inv_h, soft_target);
+            let mass_scale = s.gt_select(zero, one, soft_mass);
+            let impulse_scale = s.gt_select(zero, zero, soft_impulse);
+            let impulse =
+                zero - p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+            let new_impulse = positive_part(p.normal_impulse + impulse);
+            let applied = new_impulse - p.normal_impulse;
+            p.normal_impulse = new_impulse;
+            p.max_normal_impulse =
+                applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
+            let j = V2 {
+                x: applied * n.x,
+                y: applied * n.y,
+            };
+            mass.apply(&mut va, &mut wa, &mut vb, &mut wb, p.ra, p.rb, j);
+        }
+        for i in 0..2 {
+            let p = &mut self.points[i];
+            let vt = relative_velocity(va, wa, p.ra, vb, wb, p.rb).dot(t);
+            let max = self.friction * p.normal_impulse;
+            let min = zero - max;
+            let wanted = p.tangent_impulse - p.tangent_mass * vt;
+            let limited = wanted.gt_select(max, max, min.gt_select(wanted, min, wanted));
+            let applied = limited - p.tangent_impulse;
+            p.tangent_impulse = limited;
+            let j = V2 {
+                x: applied * t.x,
+                y: applied * t.y,
+            };
+            let (ra, rb) = (p.ra, p.rb);
+            self.mass
+                .apply(&mut va, &mut wa, &mut vb, &mut wb, ra, rb, j);
+        }
+        scatter(states, &self.a, &self.write_a, va, wa);
+        scatter(states, &self.b, &self.write_b, vb, wb);
+    }
+
+    /// Restitution: for points that closed faster than `threshold` (m/s) and were pushed, restore
+    /// `restitution ×` the closing speed.
+    #[inline(always)]
+    pub fn restitution(&mut self, states: &mut [BodyState], threshold: Real) {
+        if !self.bounces {
+            return;
+        }
+        let a = gather::<L>(states, &self.a);
+        let b = gather::<L>(states, &self.b);
+        let (mut va, mut wa, mut vb, mut wb) = (a.v, a.w, b.v, b.w);
+        let zero = L::default();
+        let n = self.normal;
+        let below = L::splat(-threshold);
+        for i in 0..2 {
+            let p = &mut self.points[i];
+            // Lanes that bounce: restitution, closed fast, pushed.
+            let fast = p.relative_velocity.gt_select(below, zero, L::splat(1.0));
+            let pushed = p.max_normal_impulse.gt_select(zero, fast, zero);
+            let bouncy = self.restitution.gt_select(zero, pushed, zero);
+            let vn = relative_velocity(va, wa, p.ra, vb, wb, p.rb).dot(n);
+            let impulse = zero - p.normal_mass * (vn + self.restitution * p.relative_velocity);
+            let new_impulse = positive_part(p.normal_impulse + impulse);
+            let applied = bouncy.gt_select(zero, new_impulse - p.normal_impulse, zero);
+            p.normal_impulse = p.normal_impulse + applied;
+            p.max_normal_impulse =
+                applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
+            let j = V2 {
+                x: applied * n.x,
+                y: applied * n.y,
+            };
+            let (ra, rb) = (p.ra, p.rb);
+            self.mass
+                .apply(&mut va, &mut wa, &mut vb, &mut wb, ra, rb, j);
+        }
+        scatter(states, &self.a, &self.write_a, va, wa);
+        scatter(states, &self.b, &self.write_b, vb, wb);
+    }
+}
