@@ -4,14 +4,14 @@
 //! Bodies are the graph's nodes and constraints its edges; a colour is a set of constraints no two
 //! of which share a body that impulses move. Static and kinematic bodies never block (their
 //! velocity is never written), so a whole row of boxes resting on the ground can share one colour.
-//! The colouring is greedy, in constraint order, with one bit per body and colour: a constraint
-//! takes the first colour in which neither of its moving bodies is taken yet; constraints against
+//! The colouring is greedy, in constraint order, with a mask of used colours per body: a
+//! constraint takes the first colour in which neither of its moving bodies is taken yet; constraints against
 //! the static world start at colour 1, which keeps colour 0 for the pairs of moving bodies (as
 //! Box2D). A constraint that fits in none of the [`COLOURS`] colours, or that the caller excludes,
 //! goes to the *overflow*, solved one by one by the scalar loop before the colours.
 //!
-//! It is rebuilt every step: for N constraints and B bodies it costs O(N × colours tried) bit
-//! tests and `COLOURS × B / 8` bytes of bits, small against one solver pass.
+//! It is rebuilt every step: O(1) per constraint (two masks, one bit scan) and four bytes per body,
+//! small against one solver pass.
 
 use crate::dynamics::solver::ContactConstraint;
 
@@ -23,9 +23,8 @@ pub(crate) const COLOURS: usize = 24;
 /// in ascending order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Colouring {
-    /// `COLOURS` bitsets of `words` words each: bit `i` of colour `c` is set when body state `i`
-    /// is in a constraint of colour `c`.
-    bits: Vec<u64>,
+    /// Per body state: bit `c` is set when the body is in a constraint of colour `c`.
+    used: Vec<u32>,
     /// Constraint indices of each colour.
     pub colours: Vec<Vec<u32>>,
     /// Constraints solved one by one (excluded, or no colour left).
@@ -41,9 +40,9 @@ impl Colouring {
         body_count: usize,
         excluded: &[usize],
     ) {
-        let words = body_count.div_ceil(64);
-        self.bits.clear();
-        self.bits.resize(COLOURS * words, 0);
+        const ALL: u32 = (1 << COLOURS) - 1;
+        self.used.clear();
+        self.used.resize(body_count, 0);
         self.colours.resize_with(COLOURS, Vec::new);
         for colour in &mut self.colours {
             colour.clear();
@@ -58,21 +57,23 @@ impl Colouring {
             }
             let a = c.mass_a.responds().then_some(c.a);
             let b = c.mass_b.responds().then_some(c.b);
-            let first = if a.is_some() && b.is_some() { 0 } else { 1 };
-            let taken = |bits: &[u64], colour: usize, body: Option<usize>| {
-                body.is_some_and(|i| bits[colour * words + i / 64] & (1 << (i % 64)) != 0)
+            let taken = |body: Option<usize>| body.map_or(0, |i| self.used[i]);
+            // Colour 0 only for pairs of moving bodies.
+            let allowed = if a.is_some() && b.is_some() {
+                ALL
+            } else {
+                ALL & !1
             };
-            let free = (first..COLOURS)
-                .find(|&colour| !taken(&self.bits, colour, a) && !taken(&self.bits, colour, b));
-            match free {
-                Some(colour) => {
-                    for i in [a, b].into_iter().flatten() {
-                        self.bits[colour * words + i / 64] |= 1 << (i % 64);
-                    }
-                    self.colours[colour].push(k as u32);
-                }
-                None => self.overflow.push(k as u32),
+            let free = allowed & !(taken(a) | taken(b));
+            if free == 0 {
+                self.overflow.push(k as u32);
+                continue;
             }
+            let colour = free.trailing_zeros() as usize;
+            for i in [a, b].into_iter().flatten() {
+                self.used[i] |= 1 << colour;
+            }
+            self.colours[colour].push(k as u32);
         }
     }
 }

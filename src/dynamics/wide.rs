@@ -13,7 +13,7 @@
 //! (tested below). Lanes with no constraint (the tail of a colour) have zero masses and move
 //! nothing.
 
-use crate::dynamics::solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
+use crate::dynamics::solver::{BodyState, ContactConstraint, Pass};
 use crate::math::Real;
 use core::ops::{Add, Mul, Sub};
 
@@ -27,12 +27,16 @@ pub(crate) trait Lanes:
 {
     /// Every lane `x`.
     fn splat(x: Real) -> Self;
-    /// Lanes from an array.
-    fn from_array(a: [Real; LANES]) -> Self;
     /// Lanes to an array.
     fn to_array(self) -> [Real; LANES];
     /// Per lane: `if self > other { then } else { otherwise }`.
     fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self;
+    /// Sets lane `i` to `x`.
+    fn set_lane(&mut self, i: usize, x: Real);
+    /// Lanes from four rows of four values: lane `i` of result `j` is `rows[i][j]`.
+    fn transpose(rows: [[Real; LANES]; LANES]) -> [Self; LANES];
+    /// The inverse of [`Lanes::transpose`].
+    fn rows(columns: [Self; LANES]) -> [[Real; LANES]; LANES];
 }
 
 /// The SIMD lanes (`wide::f64x4`).
@@ -44,16 +48,24 @@ impl Lanes for Wide {
         wide::f64x4::splat(x)
     }
     #[inline(always)]
-    fn from_array(a: [Real; LANES]) -> Self {
-        wide::f64x4::new(a)
-    }
-    #[inline(always)]
     fn to_array(self) -> [Real; LANES] {
         wide::f64x4::to_array(self)
     }
     #[inline(always)]
     fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self {
         self.simd_gt(other).select(then, otherwise)
+    }
+    #[inline(always)]
+    fn set_lane(&mut self, i: usize, x: Real) {
+        self.as_mut_array()[i] = x;
+    }
+    #[inline(always)]
+    fn transpose(rows: [[Real; LANES]; LANES]) -> [Self; LANES] {
+        wide::f64x4::transpose(rows.map(wide::f64x4::new))
+    }
+    #[inline(always)]
+    fn rows(columns: [Self; LANES]) -> [[Real; LANES]; LANES] {
+        wide::f64x4::transpose(columns).map(wide::f64x4::to_array)
     }
 }
 
@@ -82,10 +94,6 @@ impl Lanes for Scalar {
         Scalar([x; LANES])
     }
     #[inline(always)]
-    fn from_array(a: [Real; LANES]) -> Self {
-        Scalar(a)
-    }
-    #[inline(always)]
     fn to_array(self) -> [Real; LANES] {
         self.0
     }
@@ -98,6 +106,18 @@ impl Lanes for Scalar {
                 otherwise.0[i]
             }
         }))
+    }
+    #[inline(always)]
+    fn set_lane(&mut self, i: usize, x: Real) {
+        self.0[i] = x;
+    }
+    #[inline(always)]
+    fn transpose(rows: [[Real; LANES]; LANES]) -> [Self; LANES] {
+        core::array::from_fn(|j| Scalar(core::array::from_fn(|i| rows[i][j])))
+    }
+    #[inline(always)]
+    fn rows(columns: [Self; LANES]) -> [[Real; LANES]; LANES] {
+        core::array::from_fn(|i| core::array::from_fn(|j| columns[j].0[i]))
     }
 }
 
@@ -147,9 +167,6 @@ pub(crate) struct Bundle<L> {
     /// Solver state index of each lane's body A and B (0, the static entry, for empty lanes).
     a: [u32; LANES],
     b: [u32; LANES],
-    /// Whether each lane's body A / B responds to impulses (its velocity is written back).
-    write_a: [bool; LANES],
-    write_b: [bool; LANES],
     mass: MassLanes<L>,
     normal: V2<L>,
     friction: L,
@@ -205,40 +222,32 @@ struct BodyLanes<L> {
     sin: L,
 }
 
+/// The states of four bodies in lanes: each body's velocities and its motion are loaded as two
+/// rows of four and transposed.
 #[inline(always)]
 fn gather<L: Lanes>(states: &[BodyState], index: &[u32; LANES]) -> BodyLanes<L> {
     let s: [&BodyState; LANES] = core::array::from_fn(|i| &states[index[i] as usize]);
+    let [vx, vy, w, _] = L::transpose(s.map(|s| [s.v.x, s.v.y, s.w, s.spare]));
+    let [dpx, dpy, cos, sin] = L::transpose(s.map(|s| [s.dp.x, s.dp.y, s.dq.cos, s.dq.sin]));
     BodyLanes {
-        v: V2 {
-            x: L::from_array(core::array::from_fn(|i| s[i].v.x)),
-            y: L::from_array(core::array::from_fn(|i| s[i].v.y)),
-        },
-        w: L::from_array(core::array::from_fn(|i| s[i].w)),
-        dp: V2 {
-            x: L::from_array(core::array::from_fn(|i| s[i].dp.x)),
-            y: L::from_array(core::array::from_fn(|i| s[i].dp.y)),
-        },
-        cos: L::from_array(core::array::from_fn(|i| s[i].dq.cos)),
-        sin: L::from_array(core::array::from_fn(|i| s[i].dq.sin)),
+        v: V2 { x: vx, y: vy },
+        w,
+        dp: V2 { x: dpx, y: dpy },
+        cos,
+        sin,
     }
 }
 
+/// Writes four bodies' velocities back. Every lane is written: a body that impulses do not move
+/// (static, kinematic; zero inverse masses) gets back exactly the velocity it was gathered with.
 #[inline(always)]
-fn scatter<L: Lanes>(
-    states: &mut [BodyState],
-    index: &[u32; LANES],
-    write: &[bool; LANES],
-    v: V2<L>,
-    w: L,
-) {
-    let (vx, vy, w) = (v.x.to_array(), v.y.to_array(), w.to_array());
-    for i in 0..LANES {
-        if write[i] {
-            let s = &mut states[index[i] as usize];
-            s.v.x = vx[i];
-            s.v.y = vy[i];
-            s.w = w[i];
-        }
+fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; LANES], v: V2<L>, w: L) {
+    let rows = L::rows([v.x, v.y, w, L::default()]);
+    for (i, [vx, vy, w, _]) in rows.into_iter().enumerate() {
+        let s = &mut states[index[i] as usize];
+        s.v.x = vx;
+        s.v.y = vy;
+        s.w = w;
     }
 }
 
@@ -271,64 +280,53 @@ fn relative_velocity<L: Lanes>(va: V2<L>, wa: L, ra: V2<L>, vb: V2<L>, wb: L, rb
 }
 
 impl<L: Lanes> Bundle<L> {
-    /// Packs up to four prepared constraints (`constraints[k]` for each `k` of `members`); the
-    /// lanes past `members.len()` stay empty.
-    pub fn pack(constraints: &[ContactConstraint], members: &[u32]) -> Self {
+    /// Packs up to four prepared constraints (`constraints[k]` for each `k` of `members`) into
+    /// this bundle, which must be empty (`Default`): the lanes past `members.len()` stay empty
+    /// (zero masses: they move nothing).
+    pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
         debug_assert!(!members.is_empty() && members.len() <= LANES);
-        let member = |lane: usize| members.get(lane).map(|&k| &constraints[k as usize]);
-        // One lane value per member, zero for empty lanes.
-        let lanes = |f: &dyn Fn(&ContactConstraint) -> Real| -> L {
-            L::from_array(core::array::from_fn(|lane| member(lane).map_or(0.0, f)))
+        *self = Bundle {
+            source: [u32::MAX; LANES],
+            ..Bundle::default()
         };
-        let point = |j: usize, f: &dyn Fn(&ConstraintPoint) -> Real| -> L {
-            lanes(&|c| if j < c.count { f(&c.points[j]) } else { 0.0 })
-        };
-        let point_lanes = |j: usize| PointLanes {
-            ra: V2 {
-                x: point(j, &|p| p.anchor_a.x),
-                y: point(j, &|p| p.anchor_a.y),
-            },
-            rb: V2 {
-                x: point(j, &|p| p.anchor_b.x),
-                y: point(j, &|p| p.anchor_b.y),
-            },
-            base_separation: point(j, &|p| p.base_separation),
-            normal_mass: point(j, &|p| p.normal_mass),
-            tangent_mass: point(j, &|p| p.tangent_mass),
-            normal_impulse: point(j, &|p| p.normal_impulse),
-            tangent_impulse: point(j, &|p| p.tangent_impulse),
-            max_normal_impulse: L::default(),
-            relative_velocity: point(j, &|p| p.relative_velocity),
-        };
-        let index = |f: &dyn Fn(&ContactConstraint) -> u32, empty: u32| -> [u32; LANES] {
-            core::array::from_fn(|lane| member(lane).map_or(empty, f))
-        };
-        let writes = |f: &dyn Fn(&ContactConstraint) -> bool| -> [bool; LANES] {
-            core::array::from_fn(|lane| member(lane).is_some_and(f))
-        };
-        Bundle {
-            a: index(&|c| c.a as u32, 0),
-            b: index(&|c| c.b as u32, 0),
-            write_a: writes(&|c| c.mass_a.responds()),
-            write_b: writes(&|c| c.mass_b.responds()),
-            mass: MassLanes {
-                inv_mass_a: lanes(&|c| c.mass_a.linear),
-                inv_inertia_a: lanes(&|c| c.mass_a.angular),
-                inv_mass_b: lanes(&|c| c.mass_b.linear),
-                inv_inertia_b: lanes(&|c| c.mass_b.angular),
-            },
-            normal: V2 {
-                x: lanes(&|c| c.normal.x),
-                y: lanes(&|c| c.normal.y),
-            },
-            friction: lanes(&|c| c.friction),
-            bias_rate: lanes(&|c| c.soft.bias_rate),
-            mass_scale: lanes(&|c| c.soft.mass_scale),
-            impulse_scale: lanes(&|c| c.soft.impulse_scale),
-            points: [point_lanes(0), point_lanes(1)],
-            restitution: lanes(&|c| c.restitution),
-            bounces: (0..LANES).any(|lane| member(lane).is_some_and(|c| c.restitution != 0.0)),
-            source: core::array::from_fn(|lane| members.get(lane).copied().unwrap_or(u32::MAX)),
+        for (lane, &k) in members.iter().enumerate() {
+            let c = &constraints[k as usize];
+            self.a[lane] = c.a as u32;
+            self.b[lane] = c.b as u32;
+            self.source[lane] = k;
+            self.bounces |= c.restitution != 0.0;
+            let m = &mut self.mass;
+            for (dst, v) in [
+                (&mut m.inv_mass_a, c.mass_a.linear),
+                (&mut m.inv_inertia_a, c.mass_a.angular),
+                (&mut m.inv_mass_b, c.mass_b.linear),
+                (&mut m.inv_inertia_b, c.mass_b.angular),
+                (&mut self.normal.x, c.normal.x),
+                (&mut self.normal.y, c.normal.y),
+                (&mut self.friction, c.friction),
+                (&mut self.bias_rate, c.soft.bias_rate),
+                (&mut self.mass_scale, c.soft.mass_scale),
+                (&mut self.impulse_scale, c.soft.impulse_scale),
+                (&mut self.restitution, c.restitution),
+            ] {
+                dst.set_lane(lane, v);
+            }
+            for (q, p) in self.points.iter_mut().zip(&c.points[..c.count]) {
+                for (dst, v) in [
+                    (&mut q.ra.x, p.anchor_a.x),
+                    (&mut q.ra.y, p.anchor_a.y),
+                    (&mut q.rb.x, p.anchor_b.x),
+                    (&mut q.rb.y, p.anchor_b.y),
+                    (&mut q.base_separation, p.base_separation),
+                    (&mut q.normal_mass, p.normal_mass),
+                    (&mut q.tangent_mass, p.tangent_mass),
+                    (&mut q.normal_impulse, p.normal_impulse),
+                    (&mut q.tangent_impulse, p.tangent_impulse),
+                    (&mut q.relative_velocity, p.relative_velocity),
+                ] {
+                    dst.set_lane(lane, v);
+                }
+            }
         }
     }
 
@@ -376,8 +374,8 @@ impl<L: Lanes> Bundle<L> {
             self.mass
                 .apply(&mut va, &mut wa, &mut vb, &mut wb, p.ra, p.rb, impulse);
         }
-        scatter(states, &self.a, &self.write_a, va, wa);
-        scatter(states, &self.b, &self.write_b, vb, wb);
+        scatter(states, &self.a, va, wa);
+        scatter(states, &self.b, vb, wb);
     }
 
     /// One solve (`pass.use_bias`) or relax pass over the four constraints: non-penetration, then
@@ -449,8 +447,8 @@ impl<L: Lanes> Bundle<L> {
             self.mass
                 .apply(&mut va, &mut wa, &mut vb, &mut wb, ra, rb, j);
         }
-        scatter(states, &self.a, &self.write_a, va, wa);
-        scatter(states, &self.b, &self.write_b, vb, wb);
+        scatter(states, &self.a, va, wa);
+        scatter(states, &self.b, vb, wb);
     }
 
     /// Restitution: for points that closed faster than `threshold` (m/s) and were pushed, restore
@@ -487,7 +485,7 @@ impl<L: Lanes> Bundle<L> {
             self.mass
                 .apply(&mut va, &mut wa, &mut vb, &mut wb, ra, rb, j);
         }
-        scatter(states, &self.a, &self.write_a, va, wa);
-        scatter(states, &self.b, &self.write_b, vb, wb);
+        scatter(states, &self.a, va, wa);
+        scatter(states, &self.b, vb, wb);
     }
 }

@@ -87,25 +87,21 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     solver.state_of.clear();
     solver.state_of.resize(bodies.key_bound(), 0);
     for (key, b) in bodies.iter() {
-        let (flags, sim) = match b.kind {
+        let sim = match b.kind {
             BodyKind::Static => continue,
-            BodyKind::Kinematic => (0, BodySim::STATIC),
-            BodyKind::Dynamic => (
-                BodyState::DYNAMIC,
-                BodySim {
-                    dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
-                    dw: h * b.inv_inertia * b.torque,
-                    linear_damping: 1.0 / (1.0 + h * b.linear_damping),
-                    angular_damping: 1.0 / (1.0 + h * b.angular_damping),
-                    angle: 0.0,
-                },
-            ),
+            BodyKind::Kinematic => BodySim::STATIC,
+            BodyKind::Dynamic => BodySim {
+                dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
+                dw: h * b.inv_inertia * b.torque,
+                linear_damping: 1.0 / (1.0 + h * b.linear_damping),
+                angular_damping: 1.0 / (1.0 + h * b.angular_damping),
+                angle: 0.0,
+            },
         };
         solver.state_of[key as usize] = solver.states.len() as u32;
         solver.states.push(BodyState {
             v: b.linear_velocity,
             w: b.angular_velocity,
-            flags,
             ..BodyState::STATIC
         });
         solver.sims.push(sim);
