@@ -589,6 +589,9 @@ fn apply_restitution(
     }
 }
 
+// The hot state stays one cache line.
+const _: () = assert!(std::mem::size_of::<BodyState>() == 64);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,6 +612,3 @@ mod tests {
         assert_eq!(turn_by(0.5), Rot::from_angle(0.5));
     }
 }
-
-// The hot state stays one cache line.
-const _: () = assert!(std::mem::size_of::<BodyState>() == 64);
