@@ -2,7 +2,7 @@
 //!
 //! `body.rs` holds definitions and validation; `contact.rs` the narrow phase that refreshes each
 //! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver,
-//! which runs on coloured constraints (`graph.rs`) four at a time in SIMD lanes (`wide.rs`).
+//! which runs on coloured constraints (`graph.rs`) eight at a time in SIMD lanes (`wide.rs`).
 //! The world (`crate::world`) drives them.
 
 pub(crate) mod body;

@@ -192,7 +192,7 @@ pub(crate) struct SoftStepSolver {
     wide: Vec<Bundle<Wide>>,
     /// The same bundles on [`Scalar`] lanes, when `scalar_lanes` is set.
     scalar: Vec<Bundle<Scalar>>,
-    /// Run the bundles on four scalar lanes instead of SIMD (bit-identical; for tests).
+    /// Run the bundles on scalar lanes instead of SIMD (bit-identical; for tests).
     pub scalar_lanes: bool,
     /// Solve every constraint one by one, in colour order, instead of in bundles (for tests).
     #[cfg(test)]

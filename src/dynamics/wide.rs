@@ -1,26 +1,28 @@
-//! The wide contact solver: the soft-step solver's passes (`solver.rs`) run on four constraints at
-//! once, one per SIMD lane (after Box2D v3's `contact_solver.c`, `b2ContactConstraintSIMD`).
+//! The wide contact solver: the soft-step solver's passes (`solver.rs`) run on [`LANES`] (eight)
+//! constraints at once, one per SIMD lane (after Box2D v3's `contact_solver.c`,
+//! `b2ContactConstraintSIMD`).
 //!
 //! The constraint graph is coloured (`graph.rs`) so that no two constraints of one colour share a
-//! body that impulses move; a colour's constraints are packed four at a time into [`Bundle`]s in
-//! struct-of-arrays form. A pass over a bundle gathers its eight bodies' states into lanes,
-//! solves the four constraints side by side and scatters the velocities back: with no body shared
-//! within a colour, this is exactly the sequential solve of those four constraints, in any order.
+//! body that impulses move; a colour's constraints are packed eight at a time into [`Bundle`]s in
+//! struct-of-arrays form. A pass over a bundle gathers its bodies' states into lanes (rows of four
+//! values, transposed), solves the eight constraints side by side and scatters the velocities
+//! back: with no body shared within a colour, this is exactly the sequential solve of those
+//! constraints, in any order.
 //!
-//! The arithmetic is written once, generic over [`Lanes`]: [`Wide`] (`wide::f64x4`: AVX with
-//! `target-feature=+avx`, two SSE2 halves otherwise, NEON on ARM) and [`Scalar`] (four plain
-//! `f64`s) perform the same IEEE operations in the same order, so both give bit-identical results
-//! (tested below). Lanes with no constraint (the tail of a colour) have zero masses and move
-//! nothing.
+//! The arithmetic is written once, generic over [`Lanes`]: [`Wide`] (two `wide::f64x4`: two AVX
+//! registers where the target has AVX, four SSE2 halves otherwise, NEON on ARM) and [`Scalar`]
+//! (eight plain `f64`s) perform the same IEEE operations in the same order, so both give
+//! bit-identical results (tested in `world/solve.rs`). Lanes with no constraint (the tail of a
+//! colour) have zero masses and move nothing.
 
 use crate::dynamics::solver::{BodyState, ContactConstraint, Pass};
 use crate::math::Real;
 use core::ops::{Add, Mul, Sub};
 
 /// Constraints per bundle.
-pub(crate) const LANES: usize = 4;
+pub(crate) const LANES: usize = 8;
 
-/// Four `f64` lanes with the few operations the solver needs. Implementations must give each lane
+/// [`LANES`] `f64` lanes with the few operations the solver needs. Implementations must give each lane
 /// exactly the IEEE result of the scalar operation.
 pub(crate) trait Lanes:
     Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
@@ -33,43 +35,77 @@ pub(crate) trait Lanes:
     fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self;
     /// Sets lane `i` to `x`.
     fn set_lane(&mut self, i: usize, x: Real);
-    /// Lanes from four rows of four values: lane `i` of result `j` is `rows[i][j]`.
-    fn transpose(rows: [[Real; LANES]; LANES]) -> [Self; LANES];
+    /// Lanes from one row of four values per lane: lane `i` of result `j` is `rows[i][j]`.
+    fn transpose(rows: [[Real; 4]; LANES]) -> [Self; 4];
     /// The inverse of [`Lanes::transpose`].
-    fn rows(columns: [Self; LANES]) -> [[Real; LANES]; LANES];
+    fn rows(columns: [Self; 4]) -> [[Real; 4]; LANES];
 }
 
-/// The SIMD lanes (`wide::f64x4`).
-pub(crate) type Wide = wide::f64x4;
+/// The SIMD lanes: two `wide::f64x4` (one AVX register each, or two SSE2 halves), so that every
+/// operation issues two independent instructions. A bundle's solve is one long dependent chain
+/// per body pair (each point's impulse changes the velocities the next point reads); two halves
+/// in flight at once keep the core busy where one chain would wait on latency.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Wide(wide::f64x4, wide::f64x4);
+
+macro_rules! wide_op {
+    ($trait:ident, $f:ident, $op:tt) => {
+        impl $trait for Wide {
+            type Output = Wide;
+            #[inline(always)]
+            fn $f(self, o: Wide) -> Wide {
+                Wide(self.0 $op o.0, self.1 $op o.1)
+            }
+        }
+    };
+}
+wide_op!(Add, add, +);
+wide_op!(Sub, sub, -);
+wide_op!(Mul, mul, *);
 
 impl Lanes for Wide {
     #[inline(always)]
     fn splat(x: Real) -> Self {
-        wide::f64x4::splat(x)
+        let h = wide::f64x4::splat(x);
+        Wide(h, h)
     }
     #[inline(always)]
     fn to_array(self) -> [Real; LANES] {
-        wide::f64x4::to_array(self)
+        let (lo, hi) = (self.0.to_array(), self.1.to_array());
+        core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
     }
     #[inline(always)]
     fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self {
-        self.simd_gt(other).select(then, otherwise)
+        Wide(
+            self.0.simd_gt(other.0).select(then.0, otherwise.0),
+            self.1.simd_gt(other.1).select(then.1, otherwise.1),
+        )
     }
     #[inline(always)]
     fn set_lane(&mut self, i: usize, x: Real) {
-        self.as_mut_array()[i] = x;
+        if i < 4 {
+            self.0.as_mut_array()[i] = x;
+        } else {
+            self.1.as_mut_array()[i - 4] = x;
+        }
     }
     #[inline(always)]
-    fn transpose(rows: [[Real; LANES]; LANES]) -> [Self; LANES] {
-        wide::f64x4::transpose(rows.map(wide::f64x4::new))
+    fn transpose(rows: [[Real; 4]; LANES]) -> [Self; 4] {
+        let half = |k: usize| {
+            wide::f64x4::transpose(core::array::from_fn(|i| wide::f64x4::new(rows[k + i])))
+        };
+        let (lo, hi) = (half(0), half(4));
+        core::array::from_fn(|j| Wide(lo[j], hi[j]))
     }
     #[inline(always)]
-    fn rows(columns: [Self; LANES]) -> [[Real; LANES]; LANES] {
-        wide::f64x4::transpose(columns).map(wide::f64x4::to_array)
+    fn rows(columns: [Self; 4]) -> [[Real; 4]; LANES] {
+        let lo = wide::f64x4::transpose(columns.map(|c| c.0)).map(wide::f64x4::to_array);
+        let hi = wide::f64x4::transpose(columns.map(|c| c.1)).map(wide::f64x4::to_array);
+        core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
     }
 }
 
-/// Four scalar lanes: the portable reference path, bit-identical to [`Wide`].
+/// Scalar lanes: the portable reference path, bit-identical to [`Wide`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Scalar(pub [Real; LANES]);
 
@@ -112,11 +148,11 @@ impl Lanes for Scalar {
         self.0[i] = x;
     }
     #[inline(always)]
-    fn transpose(rows: [[Real; LANES]; LANES]) -> [Self; LANES] {
+    fn transpose(rows: [[Real; 4]; LANES]) -> [Self; 4] {
         core::array::from_fn(|j| Scalar(core::array::from_fn(|i| rows[i][j])))
     }
     #[inline(always)]
-    fn rows(columns: [Self; LANES]) -> [[Real; LANES]; LANES] {
+    fn rows(columns: [Self; 4]) -> [[Real; 4]; LANES] {
         core::array::from_fn(|i| core::array::from_fn(|j| columns[j].0[i]))
     }
 }
@@ -147,7 +183,7 @@ impl<L: Lanes> V2<L> {
     }
 }
 
-/// One manifold point of four constraints (see `ConstraintPoint`): hot fields first.
+/// One manifold point of a bundle's constraints (see `ConstraintPoint`): hot fields first.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PointLanes<L> {
     ra: V2<L>,
@@ -161,7 +197,7 @@ pub(crate) struct PointLanes<L> {
     relative_velocity: L,
 }
 
-/// Four contact constraints of one colour, lane by lane (see `ContactConstraint`).
+/// [`LANES`] contact constraints of one colour, lane by lane (see `ContactConstraint`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Bundle<L> {
     /// Solver state index of each lane's body A and B (0, the static entry, for empty lanes).
@@ -181,7 +217,7 @@ pub(crate) struct Bundle<L> {
     pub source: [u32; LANES],
 }
 
-/// Inverse masses (1/kg) and inertias (1/(kg·m²)) of four constraints' bodies A and B.
+/// Inverse masses (1/kg) and inertias (1/(kg·m²)) of a bundle's bodies A and B.
 #[derive(Clone, Copy, Debug, Default)]
 struct MassLanes<L> {
     inv_mass_a: L,
@@ -222,7 +258,7 @@ struct BodyLanes<L> {
     sin: L,
 }
 
-/// The states of four bodies in lanes: each body's velocities and its motion are loaded as two
+/// The states of one body per lane: each body's velocities and its motion are loaded as two
 /// rows of four and transposed.
 #[inline(always)]
 fn gather<L: Lanes>(states: &[BodyState], index: &[u32; LANES]) -> BodyLanes<L> {
@@ -238,7 +274,7 @@ fn gather<L: Lanes>(states: &[BodyState], index: &[u32; LANES]) -> BodyLanes<L> 
     }
 }
 
-/// Writes four bodies' velocities back. Every lane is written: a body that impulses do not move
+/// Writes the lanes' bodies' velocities back. Every lane is written: a body that impulses do not move
 /// (static, kinematic; zero inverse masses) gets back exactly the velocity it was gathered with.
 #[inline(always)]
 fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; LANES], v: V2<L>, w: L) {
@@ -280,7 +316,7 @@ fn relative_velocity<L: Lanes>(va: V2<L>, wa: L, ra: V2<L>, vb: V2<L>, wb: L, rb
 }
 
 impl<L: Lanes> Bundle<L> {
-    /// Packs up to four prepared constraints (`constraints[k]` for each `k` of `members`) into
+    /// Packs up to [`LANES`] prepared constraints (`constraints[k]` for each `k` of `members`) into
     /// this bundle, which must be empty (`Default`): the lanes past `members.len()` stay empty
     /// (zero masses: they move nothing).
     pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
@@ -378,7 +414,7 @@ impl<L: Lanes> Bundle<L> {
         scatter(states, &self.b, vb, wb);
     }
 
-    /// One solve (`pass.use_bias`) or relax pass over the four constraints: non-penetration, then
+    /// One solve (`pass.use_bias`) or relax pass over the bundle's constraints: non-penetration, then
     /// Coulomb friction, as `solver.rs`'s scalar loop.
     #[inline(always)]
     pub fn solve(&mut self, states: &mut [BodyState], pass: &Pass) {

@@ -62,6 +62,20 @@ impl Sweep2d {
     }
 }
 
+/// Whether the peers may put resting bodies to sleep (`--sleep`). Off by default: sweep2d has no
+/// sleeping yet, so with it off every engine simulates every body on every step.
+static PEERS_SLEEP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Lets the peers sleep (or not) in the engines built from now on.
+pub fn set_peers_sleep(sleep: bool) {
+    PEERS_SLEEP.store(sleep, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// See [`set_peers_sleep`].
+pub fn peers_sleep() -> bool {
+    PEERS_SLEEP.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Engine for Sweep2d {
     fn step(&mut self) {
         self.world.step();
@@ -119,6 +133,7 @@ impl Rapier {
                 Kind::Dynamic => RigidBodyBuilder::dynamic().ccd_enabled(true),
             };
             let body = builder
+                .can_sleep(peers_sleep())
                 .translation(Vector::new(b.position[0], b.position[1]))
                 .rotation(b.angle)
                 .linvel(Vector::new(b.velocity[0], b.velocity[1]))
@@ -257,6 +272,7 @@ impl Box2d {
         let base = foundation.world_def();
         let max_speed = base.maximum_linear_speed().max(2.0 * fastest);
         let def = WorldBuilder::from(base)
+            .enable_sleep(peers_sleep())
             .gravity(g)
             .maximum_linear_speed(max_speed)
             .build()

@@ -1,7 +1,7 @@
 //! The peer benchmark: sweep2d, Rapier (`rapier2d-f64`) and Box2D v3 (`boxdd`) on the same scenes.
 //!
 //! ```text
-//! cargo run --release -p peers -- [queries|worlds|ccd|all] [--rounds N] [--only NAME]
+//! cargo run --release -p peers -- [queries|worlds|ccd|all] [--rounds N] [--only NAME] [--sleep]
 //! ```
 //!
 //! `queries` races sweep2d's contact and time-of-impact queries against parry's (`queries.rs`);
@@ -221,13 +221,14 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers queries|worlds|ccd|all [--rounds N] [--only NAME]\n\
+        "usage: peers queries|worlds|ccd|all [--rounds N] [--only NAME] [--sleep]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
          ccd      bullets at a thin wall, head-on bullets, a 500 m/s ball: tunnels and time loss\n\
          all      all three\n\
          --rounds interleaved rounds per scene (default 3)\n\
+         --sleep  let Rapier and Box2D put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k"
     );
     std::process::exit(2);
@@ -249,6 +250,7 @@ fn main() {
                     .unwrap_or_else(|| usage());
             }
             "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
+            "--sleep" => engines::set_peers_sleep(true),
             "worlds" | "queries" | "ccd" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
@@ -274,6 +276,14 @@ fn main() {
             "f64"
         } else {
             "f32"
+        }
+    );
+    println!(
+        "sleeping: {}",
+        if engines::peers_sleep() {
+            "on in Rapier and Box2D (--sleep); sweep2d has none yet"
+        } else {
+            "off in every engine (sweep2d has none yet; --sleep lets the peers sleep)"
         }
     );
     let mode = mode.unwrap_or_default();
