@@ -75,6 +75,47 @@ pub fn pyramid(rows: usize) -> Scene {
     }
 }
 
+/// A vertical stack of `count` boxes of half extent 0.5 m (1 m cubes), resting one on another on
+/// the pyramid's ground (half extents 100 × 1 at (0, −1)), box `i` at `y = i + 0.5`; density 1,
+/// friction 0.6, gravity (0, −10), dt 1/60, as [`pyramid`]. A test of stacking: the solver must
+/// hold the weight of `count − 1` boxes on the bottom one without the stack sinking into itself
+/// or buckling. `tracked` holds the top box.
+#[must_use]
+pub fn tall_stack(count: usize) -> Scene {
+    let mut world = World::new(WorldConfig {
+        gravity: Vec2::new(0.0, -10.0),
+        dt: 1.0 / 60.0,
+        ..WorldConfig::default()
+    });
+    static_box(
+        &mut world,
+        Vec2::new(100.0, 1.0),
+        Vec2::new(0.0, -1.0),
+        0.0,
+        "ground",
+    );
+    let square = Shape::rectangle(0.5, 0.5).expect("positive extents");
+    let mut top = None;
+    for i in 0..count {
+        top = Some(
+            world
+                .add_body(BodyDef {
+                    shape: square.clone(),
+                    transform: Transform::new(Vec2::new(0.0, i as Real + 0.5), 0.0),
+                    density: 1.0,
+                    friction: 0.6,
+                    restitution: 0.0,
+                    ..Default::default()
+                })
+                .expect("a valid box"),
+        );
+    }
+    Scene {
+        world,
+        tracked: top.into_iter().collect(),
+    }
+}
+
 /// A ball of radius 0.25 m bouncing elastically between two static walls 10 m apart, at `speed`
 /// m/s along x, with no gravity and no friction: the time-loss test. The inner faces of the walls
 /// are at x = ±5, so the ball's centre travels between ±4.75. `tracked` holds the ball.

@@ -90,6 +90,15 @@ fn world_scenes() -> Vec<WorldScene> {
             build: || scenes::falling_mixed(16_000),
             phases: falling_phases(),
         },
+        WorldScene {
+            name: "tall_stack_200",
+            build: || scenes::tall_stack(200),
+            phases: vec![Phase {
+                name: "20 s (steps 2-1200)",
+                from: 2,
+                to: 1200,
+            }],
+        },
     ]
 }
 
@@ -229,7 +238,8 @@ fn usage() -> ! {
          all      all three\n\
          --rounds interleaved rounds per scene (default 3)\n\
          --sleep  let Rapier and Box2D put resting bodies to sleep (default: off everywhere)\n\
-         --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k"
+         --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
+                  tall_stack_200"
     );
     std::process::exit(2);
 }
