@@ -10,7 +10,7 @@
 //! (same normal, depth, points and feature ids); `tests/static_properties.rs` holds them together.
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
-use super::manifold::{clip_segment, clipped_id, collide_cores, with_ends, with_moved};
+use super::manifold::{clip_segment, collide_cores, end_id, with_ends, with_moved};
 use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
@@ -228,18 +228,11 @@ fn clip_boxes(
     let (lower1, upper1) = (-width, width);
     let upper2 = v21.dot(tangent);
     let lower2 = v22.dot(tangent);
-    let ((v_lower, lower_clipped), (v_upper, upper_clipped)) =
-        clip_segment(v21, v22, lower2, upper2, lower1, upper1);
+    let (v_lower, v_upper) = clip_segment(v21, v22, lower2, upper2, lower1, upper1);
 
     let ends = [
-        (
-            v_lower,
-            clipped_id(lower_clipped, edge, edge, inc_edge, i22, flip),
-        ),
-        (
-            v_upper,
-            clipped_id(upper_clipped, edge, (edge + 1) & 3, inc_edge, i21, flip),
-        ),
+        (v_lower, end_id(edge, i22, flip)),
+        (v_upper, end_id((edge + 1) & 3, i21, flip)),
     ];
     // A point halfway between the two surfaces.
     let at = |(v, id): (Vec2, FeatureId)| {

@@ -29,13 +29,12 @@ impl FeatureId {
         Self((reference as u32) | ((incident as u32) << 8) | ((flip as u32) << 16))
     }
 
-    /// A vertex of one shape touching an edge of the other; `vertex_of_b` says the vertex is
-    /// shape B's. Bit 16 names the vertex's owner, as in [`FeatureId::new`]'s `flip`, so swapping
-    /// the roles of A and B flips it.
+    /// The vertex `a` of shape A and the vertex `b` of shape B at one end of two touching edges
+    /// (a clipped manifold point). Tagged by bit 17, so it never equals an id of another kind.
     #[inline]
     #[must_use]
-    pub(crate) const fn vertex_on_edge(vertex: u8, edge: u8, vertex_of_b: bool) -> Self {
-        Self::new(vertex, edge, vertex_of_b)
+    pub(crate) const fn vertex_pair(a: u8, b: u8) -> Self {
+        Self((a as u32) | ((b as u32) << 8) | (1 << 17))
     }
 
     /// The same id tagged with the compound piece indices it came from.

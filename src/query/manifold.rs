@@ -268,9 +268,7 @@ fn collide_core_point(
 
 /// Clips the incident edge `v22 → v21` (at tangent coordinates `lower2 ≤ upper2` along the
 /// reference face) to the face's slab `[lower1, upper1]`: the Sutherland–Hodgman step with the two
-/// side planes. Returns the (lower, upper) ends, each with whether it was clipped (a clipped end
-/// lies on the reference face's side plane, i.e. it is the reference *vertex* against the incident
-/// edge); a degenerate edge is returned unclipped.
+/// side planes. Returns the (lower, upper) ends; a degenerate edge is returned unclipped.
 #[inline(always)]
 pub(crate) fn clip_segment(
     v21: Vec2,
@@ -279,19 +277,19 @@ pub(crate) fn clip_segment(
     upper2: Real,
     lower1: Real,
     upper1: Real,
-) -> ((Vec2, bool), (Vec2, bool)) {
+) -> (Vec2, Vec2) {
     let span = upper2 - lower2;
     let inv_span = if span > 0.0 { 1.0 / span } else { 0.0 };
     let lerp = |s: Real| v22 + ((s - lower2) * inv_span) * (v21 - v22);
     let lower = if lower2 < lower1 && span > 0.0 {
-        (lerp(lower1), true)
+        lerp(lower1)
     } else {
-        (v22, false)
+        v22
     };
     let upper = if upper2 > upper1 && span > 0.0 {
-        (lerp(upper1), true)
+        lerp(upper1)
     } else {
-        (v21, false)
+        v21
     };
     (lower, upper)
 }
@@ -323,25 +321,18 @@ pub(crate) fn with_ends(
     }
 }
 
-/// The id of a clipped manifold point, named by the physical features that touch: either an
-/// incident vertex on the reference edge (unclipped) or a reference vertex on the incident edge
-/// (clipped). Both descriptions survive a swap of the reference role between the two shapes (a
-/// near-flush pair whose reference face flips from one step to the next keeps its ids, so the
-/// solver keeps its warm-start impulses). `flip`: the reference is shape B.
+/// The id of one end of a clipped manifold: the pair of vertices, one of each shape, at that end
+/// of the two touching edges (as Box2D's ids). It does not depend on which of the two was clipped,
+/// which flips with rounding when the corners coincide (two equal boxes stacked flush), nor on
+/// which shape provides the reference face (a near-flush pair may swap it from one step to the
+/// next): either way the solver keeps the point's warm-start impulses. `flip`: the reference is
+/// shape B.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn clipped_id(
-    clipped: bool,
-    ref_edge: usize,
-    ref_vertex: usize,
-    inc_edge: usize,
-    inc_vertex: usize,
-    flip: bool,
-) -> FeatureId {
-    if clipped {
-        FeatureId::vertex_on_edge(ref_vertex as u8, inc_edge as u8, flip)
+pub(crate) fn end_id(ref_vertex: usize, inc_vertex: usize, flip: bool) -> FeatureId {
+    if flip {
+        FeatureId::vertex_pair(inc_vertex as u8, ref_vertex as u8)
     } else {
-        FeatureId::vertex_on_edge(inc_vertex as u8, ref_edge as u8, !flip)
+        FeatureId::vertex_pair(ref_vertex as u8, inc_vertex as u8)
     }
 }
 
@@ -383,18 +374,11 @@ pub(crate) fn clip(
     // The incident edge runs against the tangent: v21 is at its upper end, v22 at its lower end.
     let upper2 = (v21 - v11).dot(tangent);
     let lower2 = (v22 - v11).dot(tangent);
-    let ((v_lower, lower_clipped), (v_upper, upper_clipped)) =
-        clip_segment(v21, v22, lower2, upper2, lower1, upper1);
+    let (v_lower, v_upper) = clip_segment(v21, v22, lower2, upper2, lower1, upper1);
     let i12 = if edge + 1 == nr { 0 } else { edge + 1 };
     let ends = [
-        (
-            v_lower,
-            clipped_id(lower_clipped, edge, edge, inc, i22, flip),
-        ),
-        (
-            v_upper,
-            clipped_id(upper_clipped, edge, i12, inc, i21, flip),
-        ),
+        (v_lower, end_id(edge, i22, flip)),
+        (v_upper, end_id(i12, i21, flip)),
     ];
 
     let (rr, ri) = (reference.radius, incident.radius);
