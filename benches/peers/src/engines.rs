@@ -16,8 +16,8 @@ pub struct State {
     pub kinetic_energy: f64,
     /// Lowest dynamic body origin (m).
     pub lowest_y: f64,
-    /// Position of the tracked body's origin (m), if the scene tracks one.
-    pub tracked: Option<[f64; 2]>,
+    /// Position of the tracked body's origin (m) and its angle (rad), if the scene tracks one.
+    pub tracked: Option<[f64; 3]>,
 }
 
 /// An engine running one scene.
@@ -90,7 +90,7 @@ impl Engine for Sweep2d {
             let p = b.transform().translation;
             fold(&mut s, b.kinetic_energy(), p.y);
             if self.tracked.first() == Some(&id) {
-                s.tracked = Some([p.x, p.y]);
+                s.tracked = Some([p.x, p.y, b.transform().rotation.angle()]);
             }
         }
         s
@@ -226,7 +226,7 @@ impl Engine for Rapier {
             let p = b.translation();
             fold(&mut s, kinetic, p.y);
             if Some(handle) == self.tracked {
-                s.tracked = Some([p.x, p.y]);
+                s.tracked = Some([p.x, p.y, b.rotation().angle()]);
             }
         }
         s
@@ -376,7 +376,8 @@ impl Engine for Box2d {
             let (x, y) = (p.x as f64, p.y as f64);
             fold(&mut s, kinetic, y);
             if tracked {
-                s.tracked = Some([x, y]);
+                let angle = body.rotation().expect("rotation").angle();
+                s.tracked = Some([x, y, f64::from(angle)]);
             }
         }
         s

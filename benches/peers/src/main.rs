@@ -200,8 +200,10 @@ fn worlds(rounds: usize, only: Option<&str>) {
             let s = &states[e];
             let drift = match (start_tracked, s.tracked) {
                 (Some(a), Some(b)) => format!(
-                    "   tracked body drift {:.3e} m",
-                    ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt()
+                    "   tracked body drift {:.3e} m, sideways {:+.3e} m, angle {:+.2e} rad",
+                    ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt(),
+                    b[0] - a[0],
+                    b[2]
                 ),
                 _ => String::new(),
             };
