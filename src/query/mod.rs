@@ -209,7 +209,7 @@ const BOUNDING_CIRCLE_MIN_SWEEP: usize = 16;
 /// The general rounded-core kernel. Out of line on purpose: inlined, its four stack buffers (one
 /// per core size) would enlarge the frame of every caller, box pairs included.
 #[inline(never)]
-fn local_manifold_general(
+pub(crate) fn local_manifold_general(
     a: &Shape,
     b: &Shape,
     xa: &Transform,
