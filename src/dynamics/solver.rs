@@ -126,6 +126,44 @@ pub(crate) struct ContactConstraint {
     pub source: (usize, usize),
 }
 
+impl ContactConstraint {
+    /// A constraint with no points and zero masses: what an empty lane of a bundle holds.
+    pub const EMPTY: Self = {
+        const POINT: ConstraintPoint = ConstraintPoint {
+            anchor_a: Vec2::ZERO,
+            anchor_b: Vec2::ZERO,
+            base_separation: 0.0,
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+            max_normal_impulse: 0.0,
+            normal_mass: 0.0,
+            tangent_mass: 0.0,
+            relative_velocity: 0.0,
+        };
+        const NO_MASS: InverseMass = InverseMass {
+            linear: 0.0,
+            angular: 0.0,
+        };
+        Self {
+            a: 0,
+            b: 0,
+            mass_a: NO_MASS,
+            mass_b: NO_MASS,
+            normal: Vec2::ZERO,
+            friction: 0.0,
+            restitution: 0.0,
+            points: [POINT; MAX_MANIFOLD_POINTS],
+            count: 0,
+            soft: Softness {
+                bias_rate: 0.0,
+                mass_scale: 0.0,
+                impulse_scale: 0.0,
+            },
+            source: (0, 0),
+        }
+    };
+}
+
 /// Coefficients of a soft constraint (Box2D v3 `b2Softness`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Softness {

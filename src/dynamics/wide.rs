@@ -15,7 +15,7 @@
 //! bit-identical results (tested in `world/solve.rs`). Lanes with no constraint (the tail of a
 //! colour) have zero masses and move nothing.
 
-use crate::dynamics::solver::{BodyState, ContactConstraint, Pass};
+use crate::dynamics::solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
 use crate::math::Real;
 use core::ops::{Add, Mul, Sub};
 
@@ -33,8 +33,8 @@ pub(crate) trait Lanes:
     fn to_array(self) -> [Real; LANES];
     /// Per lane: `if self > other { then } else { otherwise }`.
     fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self;
-    /// Sets lane `i` to `x`.
-    fn set_lane(&mut self, i: usize, x: Real);
+    /// Lane `i` set to `f(i)`.
+    fn from_fn(f: impl Fn(usize) -> Real) -> Self;
     /// Lanes from one row of four values per lane: lane `i` of result `j` is `rows[i][j]`.
     fn transpose(rows: [[Real; 4]; LANES]) -> [Self; 4];
     /// The inverse of [`Lanes::transpose`].
@@ -82,12 +82,11 @@ impl Lanes for Wide {
         )
     }
     #[inline(always)]
-    fn set_lane(&mut self, i: usize, x: Real) {
-        if i < 4 {
-            self.0.as_mut_array()[i] = x;
-        } else {
-            self.1.as_mut_array()[i - 4] = x;
-        }
+    fn from_fn(f: impl Fn(usize) -> Real) -> Self {
+        Wide(
+            wide::f64x4::new([f(0), f(1), f(2), f(3)]),
+            wide::f64x4::new([f(4), f(5), f(6), f(7)]),
+        )
     }
     #[inline(always)]
     fn transpose(rows: [[Real; 4]; LANES]) -> [Self; 4] {
@@ -144,8 +143,8 @@ impl Lanes for Scalar {
         }))
     }
     #[inline(always)]
-    fn set_lane(&mut self, i: usize, x: Real) {
-        self.0[i] = x;
+    fn from_fn(f: impl Fn(usize) -> Real) -> Self {
+        Scalar(core::array::from_fn(f))
     }
     #[inline(always)]
     fn transpose(rows: [[Real; 4]; LANES]) -> [Self; 4] {
@@ -321,49 +320,56 @@ impl<L: Lanes> Bundle<L> {
     /// (zero masses: they move nothing).
     pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
         debug_assert!(!members.is_empty() && members.len() <= LANES);
-        *self = Bundle {
-            source: [u32::MAX; LANES],
-            ..Bundle::default()
+        // Points past a constraint's count are zero (see `build_constraints`), and empty lanes
+        // read the empty constraint: every field is one gather of eight values, no branches.
+        let c: [&ContactConstraint; LANES] = core::array::from_fn(|lane| {
+            members
+                .get(lane)
+                .map_or(&ContactConstraint::EMPTY, |&k| &constraints[k as usize])
+        });
+        let lanes = |f: fn(&ContactConstraint) -> Real| L::from_fn(|lane| f(c[lane]));
+        let point = |j: usize| {
+            let p = |f: fn(&ConstraintPoint) -> Real| L::from_fn(|lane| f(&c[lane].points[j]));
+            PointLanes {
+                ra: V2 {
+                    x: p(|p| p.anchor_a.x),
+                    y: p(|p| p.anchor_a.y),
+                },
+                rb: V2 {
+                    x: p(|p| p.anchor_b.x),
+                    y: p(|p| p.anchor_b.y),
+                },
+                base_separation: p(|p| p.base_separation),
+                normal_mass: p(|p| p.normal_mass),
+                tangent_mass: p(|p| p.tangent_mass),
+                normal_impulse: p(|p| p.normal_impulse),
+                tangent_impulse: p(|p| p.tangent_impulse),
+                max_normal_impulse: L::default(),
+                relative_velocity: p(|p| p.relative_velocity),
+            }
         };
-        for (lane, &k) in members.iter().enumerate() {
-            let c = &constraints[k as usize];
-            self.a[lane] = c.a as u32;
-            self.b[lane] = c.b as u32;
-            self.source[lane] = k;
-            self.bounces |= c.restitution != 0.0;
-            let m = &mut self.mass;
-            for (dst, v) in [
-                (&mut m.inv_mass_a, c.mass_a.linear),
-                (&mut m.inv_inertia_a, c.mass_a.angular),
-                (&mut m.inv_mass_b, c.mass_b.linear),
-                (&mut m.inv_inertia_b, c.mass_b.angular),
-                (&mut self.normal.x, c.normal.x),
-                (&mut self.normal.y, c.normal.y),
-                (&mut self.friction, c.friction),
-                (&mut self.bias_rate, c.soft.bias_rate),
-                (&mut self.mass_scale, c.soft.mass_scale),
-                (&mut self.impulse_scale, c.soft.impulse_scale),
-                (&mut self.restitution, c.restitution),
-            ] {
-                dst.set_lane(lane, v);
-            }
-            for (q, p) in self.points.iter_mut().zip(&c.points[..c.count]) {
-                for (dst, v) in [
-                    (&mut q.ra.x, p.anchor_a.x),
-                    (&mut q.ra.y, p.anchor_a.y),
-                    (&mut q.rb.x, p.anchor_b.x),
-                    (&mut q.rb.y, p.anchor_b.y),
-                    (&mut q.base_separation, p.base_separation),
-                    (&mut q.normal_mass, p.normal_mass),
-                    (&mut q.tangent_mass, p.tangent_mass),
-                    (&mut q.normal_impulse, p.normal_impulse),
-                    (&mut q.tangent_impulse, p.tangent_impulse),
-                    (&mut q.relative_velocity, p.relative_velocity),
-                ] {
-                    dst.set_lane(lane, v);
-                }
-            }
-        }
+        *self = Bundle {
+            a: core::array::from_fn(|lane| c[lane].a as u32),
+            b: core::array::from_fn(|lane| c[lane].b as u32),
+            mass: MassLanes {
+                inv_mass_a: lanes(|c| c.mass_a.linear),
+                inv_inertia_a: lanes(|c| c.mass_a.angular),
+                inv_mass_b: lanes(|c| c.mass_b.linear),
+                inv_inertia_b: lanes(|c| c.mass_b.angular),
+            },
+            normal: V2 {
+                x: lanes(|c| c.normal.x),
+                y: lanes(|c| c.normal.y),
+            },
+            friction: lanes(|c| c.friction),
+            bias_rate: lanes(|c| c.soft.bias_rate),
+            mass_scale: lanes(|c| c.soft.mass_scale),
+            impulse_scale: lanes(|c| c.soft.impulse_scale),
+            points: [point(0), point(1)],
+            restitution: lanes(|c| c.restitution),
+            bounces: c.iter().any(|c| c.restitution != 0.0),
+            source: core::array::from_fn(|lane| members.get(lane).copied().unwrap_or(u32::MAX)),
+        };
     }
 
     /// Writes the accumulated impulses back to the constraints the lanes came from.
