@@ -66,11 +66,6 @@ impl ContactSet {
         self.index.contains_key(&(a, b))
     }
 
-    /// The contact of a pair, if tracked (either order).
-    pub fn find(&self, a: u32, b: u32) -> Option<&PairContact> {
-        self.index.get(&pair_key(a, b)).map(|&k| &self.contacts[k])
-    }
-
     /// Adds a contact for an untracked pair.
     pub fn insert(&mut self, contact: PairContact) {
         self.index

@@ -245,7 +245,11 @@ impl ContinuousPass<'_> {
     /// Whether body `i`, given an impulse, now closes on its neighbour `c` faster than the
     /// restitution threshold at one of their contact's points, with restitution to apply.
     fn passes_bounce_on(&self, i: u32, c: u32) -> bool {
-        let Some(contact) = self.contacts.find(i, c) else {
+        let Some(contact) = self
+            .neighbours
+            .contact_between(i, c)
+            .map(|k| &self.contacts.as_slice()[k])
+        else {
             return false;
         };
         if contact.restitution == 0.0 {

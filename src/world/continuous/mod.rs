@@ -81,6 +81,8 @@ struct Neighbours {
     /// `partners[offsets[k]..offsets[k + 1]]`: the bodies body `k` has a contact with.
     offsets: Vec<u32>,
     partners: Vec<u32>,
+    /// The contact (index into the contact set) of each entry of `partners`.
+    contact_ids: Vec<u32>,
     /// Fat proxy boxes before the pass first enlarged them, by key.
     start_boxes: HashMap<u32, Aabb, BuildHasherDefault<PairHasher>>,
     /// Bodies found by the tree query of a body whose motion left its start box, by key of the
@@ -102,12 +104,15 @@ impl Neighbours {
         }
         self.partners.clear();
         self.partners.resize(self.offsets[key_bound] as usize, 0);
+        self.contact_ids.clear();
+        self.contact_ids.resize(self.partners.len(), 0);
         // Fill each body's range from its end, counting its end down to its start.
-        for c in contacts.as_slice() {
+        for (k, c) in contacts.as_slice().iter().enumerate() {
             for (i, j) in [(c.a, c.b), (c.b, c.a)] {
                 let end = &mut self.offsets[i as usize + 1];
                 *end -= 1;
                 self.partners[*end as usize] = j;
+                self.contact_ids[*end as usize] = k as u32;
             }
         }
         // Now offsets[k + 1] is body k's start: shift back by one.
@@ -121,6 +126,19 @@ impl Neighbours {
     fn contacts_of(&self, k: u32) -> &[u32] {
         let (from, to) = (self.offsets[k as usize], self.offsets[k as usize + 1]);
         &self.partners[from as usize..to as usize]
+    }
+
+    /// The index of the contact between bodies `a` and `b` at the start of the pass, if any: a
+    /// scan of the shorter of their two partner lists (a few entries), cheaper than hashing the
+    /// pair into the contact set's index (a third of the pass in a forming pile).
+    fn contact_between(&self, a: u32, b: u32) -> Option<usize> {
+        let len = |k: u32| self.offsets[k as usize + 1] - self.offsets[k as usize];
+        let (from, other) = if len(a) <= len(b) { (a, b) } else { (b, a) };
+        let start = self.offsets[from as usize] as usize;
+        self.contacts_of(from)
+            .iter()
+            .position(|&p| p == other)
+            .map(|i| self.contact_ids[start + i] as usize)
     }
 }
 

@@ -54,7 +54,11 @@ impl ContinuousPass<'_> {
     /// body a new segment, the overlap is measured at the segment's start instead, and "cannot
     /// meet" no longer applies (the body may have come close since).
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
-        let Some(contact) = self.contacts.find(a, b) else {
+        let Some(contact) = self
+            .neighbours
+            .contact_between(a, b)
+            .map(|k| &self.contacts.as_slice()[k])
+        else {
             return false;
         };
         if contact.impact {
