@@ -40,6 +40,9 @@ pub(crate) struct SolverBuffers {
     pinned: Vec<usize>,
     /// Per body key: pressed by a kinematic body this step.
     pressed: Vec<bool>,
+    /// Whether the world has a kinematic body this step (`find_pinned` has nothing to do
+    /// otherwise).
+    any_kinematic: bool,
     /// The contact solver and its buffers (colouring, bundles).
     solver: SoftStepSolver,
 }
@@ -86,10 +89,14 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     solver.sims.push(BodySim::STATIC);
     solver.state_of.clear();
     solver.state_of.resize(bodies.key_bound(), 0);
+    solver.any_kinematic = false;
     for (key, b) in bodies.iter() {
         let sim = match b.kind {
             BodyKind::Static => continue,
-            BodyKind::Kinematic => BodySim::STATIC,
+            BodyKind::Kinematic => {
+                solver.any_kinematic = true;
+                BodySim::STATIC
+            }
             BodyKind::Dynamic => BodySim {
                 dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
                 dw: h * b.inv_inertia * b.torque,
@@ -153,6 +160,9 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
 /// holds those bodies out of the static world.
 fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
     solver.pinned.clear();
+    if !solver.any_kinematic {
+        return;
+    }
     let kind = |k: u32| bodies.at(k).kind;
     let with = |c: &crate::dynamics::contact::PairContact, other: BodyKind| {
         (kind(c.a) == other)
