@@ -69,3 +69,12 @@ pub const MAX_IMPACTS_PER_STEP: usize = 4096;
 /// Default most fixed steps one call to `World::advance` runs, so a stalled frame cannot make the
 /// next one slower still (the spiral of death); the rest of the time is dropped.
 pub const MAX_STEPS_PER_ADVANCE: u32 = 8;
+
+/// Default [`WorldConfig::contact_recycle_distance`](crate::WorldConfig::contact_recycle_distance)
+/// (metres): a touching pair whose relative pose moved less than this since its manifold was
+/// computed keeps the manifold (Box2D v3.1's contact recycling uses `10 × B2_LINEAR_SLOP`).
+pub const CONTACT_RECYCLE_DISTANCE: Real = 10.0 * LINEAR_SLOP;
+
+/// Cosine of the largest turn (of either body, since its manifold was computed) for which a
+/// contact is recycled: 0.98, about 11.5° (as Box2D's `B2_CONTACT_RECYCLE_COS_ANGLE`).
+pub const CONTACT_RECYCLE_COS_ANGLE: Real = 0.98;

@@ -5,11 +5,12 @@
 //! [`SPECULATIVE_DISTANCE`]; points keep the impulses of last step's point with the same feature id
 //! (warm starting).
 
+use crate::constants::CONTACT_RECYCLE_COS_ANGLE;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::body::Body;
 use crate::dynamics::contact_math::{bodies_relative_velocity, MixingRule};
-use crate::math::Real;
 use crate::math::Vec2;
+use crate::math::{Real, Rot, Transform};
 use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
 
 /// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
@@ -35,6 +36,9 @@ pub(crate) struct ManifoldPoint {
     /// Accumulated friction impulse (N·s).
     pub tangent_impulse: Real,
     pub id: FeatureId,
+    /// Separation (metres) when the manifold was computed; a recycled point's separation is this
+    /// plus how far its two material points have since moved apart along the normal.
+    pub base_separation: Real,
 }
 
 /// The manifold of one pair of convex pieces.
@@ -81,6 +85,18 @@ pub(crate) struct PairContact {
     /// The speculative margin (metres) of the last update: the manifold keeps points whose gap is
     /// within it, so a pair with no points was farther apart than this at the start of the step.
     pub margin: Real,
+    /// The poses the manifolds were computed at, for recycling them (see
+    /// [`PairContact::update`]).
+    computed_at: Option<ComputedAt>,
+}
+
+/// The relative pose of B in A's frame and the two bodies' rotations when a contact's manifolds
+/// were last computed.
+#[derive(Clone, Copy, Debug)]
+struct ComputedAt {
+    relative: Transform,
+    rotation_a: Rot,
+    rotation_b: Rot,
 }
 
 impl PairContact {
@@ -98,6 +114,7 @@ impl PairContact {
             bounce: false,
             impact: false,
             margin: SPECULATIVE_DISTANCE,
+            computed_at: None,
         }
     }
 
@@ -127,14 +144,34 @@ impl PairContact {
     /// them coming), carrying impulses over by feature id, and decides whether the pair bounces
     /// (see [`PairContact::bounce`]; `bounce_speed` is the world's restitution threshold, m/s).
     /// Returns (was touching, is touching) for the contact events.
+    ///
+    /// A touching pair of two convex bodies is *recycled* when its relative pose has moved less
+    /// than `recycle_distance` (metres; one-point manifolds: also less than the speculative
+    /// distance) and neither body has turned more than `acos(CONTACT_RECYCLE_COS_ANGLE)` since its
+    /// manifold was computed, the motion measured as `|Δ(relative translation)| + reach ·
+    /// |sin Δ(relative angle)|` (a bound on how far any point moved relative to the other body,
+    /// as Box2D v3.1): the points keep their anchors and ids and only their separations are
+    /// updated, from the material points' motion along the (kept) normal.
     pub fn update(
         &mut self,
         ba: &Body,
         bb: &Body,
         margin: Real,
         bounce_speed: Real,
+        recycle_distance: Real,
     ) -> (bool, bool) {
         self.margin = margin;
+        if self.touching && self.recycle(ba, bb, recycle_distance) {
+            // Still touching (the points are kept), and a touching pair does not start a bounce.
+            self.bounce = false;
+            self.impact = false;
+            return (true, true);
+        }
+        self.computed_at = Some(ComputedAt {
+            relative: ba.pose.inv_mul(&bb.pose),
+            rotation_a: ba.pose.rotation,
+            rotation_b: bb.pose.rotation,
+        });
         // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
         // roles each step: no allocation once they have grown.
         std::mem::swap(&mut self.manifolds, &mut self.previous);
@@ -173,6 +210,7 @@ impl PairContact {
                         normal_impulse: 0.0,
                         tangent_impulse: 0.0,
                         id: p.id,
+                        base_separation: p.separation,
                     };
                     if let Some(prev) =
                         previous.and_then(|o| o.points[..o.count].iter().find(|q| q.id == p.id))
@@ -197,6 +235,60 @@ impl PairContact {
         self.bounce = !was && self.restitution > 0.0 && self.closing_speed(ba, bb) > bounce_speed;
         self.impact = false;
         (was, self.touching)
+    }
+
+    /// Recycles the manifold if the pair moved little enough since it was computed (see
+    /// [`PairContact::update`]); returns whether it did.
+    fn recycle(&mut self, ba: &Body, bb: &Body, recycle_distance: Real) -> bool {
+        let Some(at) = self.computed_at else {
+            return false;
+        };
+        let kinematic = |b: &Body| b.kind == crate::dynamics::BodyKind::Kinematic;
+        if recycle_distance <= 0.0
+            || kinematic(ba)
+            || kinematic(bb)
+            || !(ba.com_shape.is_convex() && bb.com_shape.is_convex())
+            || self.manifolds.len() != 1
+        {
+            return false;
+        }
+        let (turn_a, turn_b) = (
+            at.rotation_a.inv_mul_rot(ba.pose.rotation),
+            at.rotation_b.inv_mul_rot(bb.pose.rotation),
+        );
+        if turn_a.cos.min(turn_b.cos) <= CONTACT_RECYCLE_COS_ANGLE {
+            return false;
+        }
+        let relative = ba.pose.inv_mul(&bb.pose);
+        let turn = at.relative.rotation.inv_mul_rot(relative.rotation);
+        let reach = |b: &Body| {
+            if b.kind == crate::dynamics::BodyKind::Static {
+                0.0
+            } else {
+                b.reach
+            }
+        };
+        let moved = (relative.translation - at.relative.translation).length()
+            + reach(ba).max(reach(bb)) * turn.sin.abs();
+        let m = &mut self.manifolds[0];
+        let tolerance = if m.count == 2 {
+            recycle_distance
+        } else {
+            recycle_distance.min(SPECULATIVE_DISTANCE)
+        };
+        if moved >= tolerance {
+            return false;
+        }
+        // Anchors are kept as they were (world orientation at the computation, as Box2D): the
+        // material points are found by turning them with each body, their separation measured
+        // along the kept normal.
+        let centres = bb.pose.translation - ba.pose.translation;
+        for p in &mut m.points[..m.count] {
+            let (ra, rb) = (turn_a.rotate(p.anchor_a), turn_b.rotate(p.anchor_b));
+            p.separation = p.base_separation + (centres + rb - ra).dot(m.normal);
+            p.point = ba.pose.translation + ra;
+        }
+        true
     }
 
     /// The fastest approach over the manifold points (m/s, positive when closing), from the

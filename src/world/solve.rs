@@ -283,6 +283,7 @@ fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec
 mod tests {
     use crate::analysis::scenes;
     use crate::dynamics::graph::Colouring;
+    use crate::math::Vec2;
     use crate::World;
 
     /// Poses and velocities of every body, as bits.
@@ -368,6 +369,60 @@ mod tests {
             for c in world.contacts.as_slice() {
                 let m = &c.manifolds[0];
                 assert!(m.points[..m.count].iter().all(|p| p.normal_impulse > 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn a_recycled_manifold_measures_what_a_fresh_one_does_after_a_small_shift() {
+        // A box resting on a static box; then the box is moved (not turned) by a few millimetres:
+        // the recycled points are the same corners, so their separations must equal the fresh
+        // manifold's; and a move past the recycle distance is computed afresh.
+        let mut world = scenes::tall_stack(1).world;
+        world.step();
+        world.step();
+        let contact = world.contacts.as_slice()[0].clone();
+        assert!(contact.touching && contact.manifolds[0].count == 2);
+        let (a, b) = (contact.a, contact.b);
+        for (shift, recycled) in [
+            (Vec2::new(0.004, 0.003), true),
+            (Vec2::new(-0.002, -0.001), true),
+            (Vec2::new(0.06, 0.0), false),
+        ] {
+            let mut moved = world.clone();
+            moved.bodies.at_mut(b).pose.translation += shift;
+            let (ba, bb) = (moved.bodies.at(a), moved.bodies.at(b));
+            let mut kept = contact.clone();
+            let mut fresh = contact.clone();
+            kept.update(ba, bb, 0.02, 1.0, 0.05);
+            fresh.update(ba, bb, 0.02, 1.0, 0.0);
+            let (k, f) = (&kept.manifolds[0], &fresh.manifolds[0]);
+            assert_eq!(k.count, f.count);
+            let before = &contact.manifolds[0].points;
+            for (i, (p, q)) in k.points[..k.count]
+                .iter()
+                .zip(&f.points[..f.count])
+                .enumerate()
+            {
+                assert_eq!(p.id, q.id);
+                if recycled {
+                    // The same material points (anchors kept), measured anew.
+                    assert_eq!(
+                        (p.anchor_a, p.anchor_b),
+                        (before[i].anchor_a, before[i].anchor_b)
+                    );
+                    assert!(
+                        (p.separation - q.separation).abs() < 1e-12,
+                        "{} vs {}",
+                        p.separation,
+                        q.separation
+                    );
+                } else {
+                    assert_eq!(
+                        p, q,
+                        "past the recycle distance the manifold is computed afresh"
+                    );
+                }
             }
         }
     }

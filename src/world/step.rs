@@ -145,7 +145,13 @@ fn narrow_phase(
         let closing = ba.predicted_relative_motion(bb, config.dt, config.gravity);
         let trusted = 0.5 * ba.extent.min(bb.extent);
         let margin = SPECULATIVE_DISTANCE + if closing <= trusted { closing } else { 0.0 };
-        let (was, is) = contact.update(ba, bb, margin, config.restitution_threshold);
+        let (was, is) = contact.update(
+            ba,
+            bb,
+            margin,
+            config.restitution_threshold,
+            config.contact_recycle_distance,
+        );
         if !was && is {
             if let Some((normal, point)) = contact.first_point() {
                 events.contact_began(bodies.id(a), bodies.id(b), clock, normal, point);
