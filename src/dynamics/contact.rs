@@ -88,6 +88,10 @@ pub(crate) struct PairContact {
     /// The poses the manifolds were computed at, for recycling them (see
     /// [`PairContact::update`]).
     computed_at: Option<ComputedAt>,
+    /// How far (metres) the pair has moved since its manifold was computed when the manifold was
+    /// recycled this step, else 0: a bound on how much a feature the manifold does not track can
+    /// have closed in, which the continuous pass adds to the pair's overlap.
+    pub recycled_motion: Real,
 }
 
 /// The relative pose of B in A's frame and the two bodies' rotations when a contact's manifolds
@@ -115,6 +119,7 @@ impl PairContact {
             impact: false,
             margin: SPECULATIVE_DISTANCE,
             computed_at: None,
+            recycled_motion: 0.0,
         }
     }
 
@@ -167,6 +172,7 @@ impl PairContact {
             self.impact = false;
             return (true, true);
         }
+        self.recycled_motion = 0.0;
         self.computed_at = Some(ComputedAt {
             relative: ba.pose.inv_mul(&bb.pose),
             rotation_a: ba.pose.rotation,
@@ -282,6 +288,7 @@ impl PairContact {
         // Anchors are kept as they were (world orientation at the computation, as Box2D): the
         // material points are found by turning them with each body, their separation measured
         // along the kept normal.
+        self.recycled_motion = moved;
         let centres = bb.pose.translation - ba.pose.translation;
         for p in &mut m.points[..m.count] {
             let (ra, rb) = (turn_a.rotate(p.anchor_a), turn_b.rotate(p.anchor_b));

@@ -71,7 +71,9 @@ impl ContinuousPass<'_> {
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let overlap = if from_start {
-            (-contact.min_separation()).max(0.0)
+            // A recycled manifold tracks its points exactly; what it does not track may have
+            // closed in by as much as the pair moved since it was computed.
+            (-contact.min_separation()).max(0.0) + contact.recycled_motion
         } else {
             let t = sa.t0.max(sb.t0);
             contact_query(&ba.com_shape, &sa.pose_at(t), &bb.com_shape, &sb.pose_at(t))
