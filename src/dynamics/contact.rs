@@ -250,12 +250,7 @@ impl PairContact {
             return false;
         };
         let kinematic = |b: &Body| b.kind == crate::dynamics::BodyKind::Kinematic;
-        if recycle_distance <= 0.0
-            || kinematic(ba)
-            || kinematic(bb)
-            || !(ba.com_shape.is_convex() && bb.com_shape.is_convex())
-            || self.manifolds.len() != 1
-        {
+        if recycle_distance <= 0.0 || kinematic(ba) || kinematic(bb) || self.manifolds.is_empty() {
             return false;
         }
         let (turn_a, turn_b) = (
@@ -276,8 +271,16 @@ impl PairContact {
         };
         let moved = (relative.translation - at.relative.translation).length()
             + reach(ba).max(reach(bb)) * turn.sin.abs();
-        let m = &mut self.manifolds[0];
-        let tolerance = if m.count == 2 {
+        // A face contact of two convex shapes (a two-point manifold) may move the whole recycle
+        // distance: the shapes' other features are far from it. Anything else (a one-point
+        // contact, compounds, whose pieces may bring a new pair into reach) only within the
+        // speculative distance, inside which a feature the manifold does not track cannot have
+        // come from beyond the margin.
+        let face_contact = ba.com_shape.is_convex()
+            && bb.com_shape.is_convex()
+            && self.manifolds.len() == 1
+            && self.manifolds[0].count == 2;
+        let tolerance = if face_contact {
             recycle_distance
         } else {
             recycle_distance.min(SPECULATIVE_DISTANCE)
@@ -290,10 +293,12 @@ impl PairContact {
         // along the kept normal.
         self.recycled_motion = moved;
         let centres = bb.pose.translation - ba.pose.translation;
-        for p in &mut m.points[..m.count] {
-            let (ra, rb) = (turn_a.rotate(p.anchor_a), turn_b.rotate(p.anchor_b));
-            p.separation = p.base_separation + (centres + rb - ra).dot(m.normal);
-            p.point = ba.pose.translation + ra;
+        for m in &mut self.manifolds {
+            for p in &mut m.points[..m.count] {
+                let (ra, rb) = (turn_a.rotate(p.anchor_a), turn_b.rotate(p.anchor_b));
+                p.separation = p.base_separation + (centres + rb - ra).dot(m.normal);
+                p.point = ba.pose.translation + ra;
+            }
         }
         true
     }

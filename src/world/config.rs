@@ -44,8 +44,9 @@ pub struct WorldConfig {
     /// turned more than about 11°) keeps that manifold: its points stay the same material points,
     /// their separations follow the bodies, and the narrow phase skips the pair. Stacks stand
     /// (points that follow every small tilt feed it back: a 20-box column buckles without this)
-    /// and resting scenes cost less. Pairs with a one-point manifold recycle only within the
-    /// speculative distance, so a feature they do not track cannot reach them unseen. Default
+    /// and resting scenes cost less. Pairs other than a two-point face contact of two convex
+    /// bodies (one-point contacts, compound bodies) recycle only within the speculative distance,
+    /// so a feature or piece they do not track cannot reach them unseen. Default
     /// [`CONTACT_RECYCLE_DISTANCE`] (5 cm, as Box2D v3.1). See `docs/simulation.md`.
     pub contact_recycle_distance: Real,
 }
