@@ -28,6 +28,8 @@ pub trait Engine {
     fn state(&mut self) -> State;
     /// Every body's origin (m) and linear velocity (m/s), in the scene's order.
     fn bodies(&mut self) -> Vec<([f64; 2], [f64; 2])>;
+    /// Every body's origin (m) and angle (rad), in the scene's order.
+    fn poses(&mut self) -> Vec<[f64; 3]>;
 }
 
 /// Folds one dynamic body into a [`State`].
@@ -102,6 +104,16 @@ impl Engine for Sweep2d {
             .map(|(_, b)| {
                 let (p, v) = (b.transform().translation, b.linear_velocity());
                 ([p.x, p.y], [v.x, v.y])
+            })
+            .collect()
+    }
+
+    fn poses(&mut self) -> Vec<[f64; 3]> {
+        self.world
+            .bodies()
+            .map(|(_, b)| {
+                let t = b.transform();
+                [t.translation.x, t.translation.y, t.angle()]
             })
             .collect()
     }
@@ -239,6 +251,17 @@ impl Engine for Rapier {
                 let b = &self.world.bodies[h];
                 let (p, v) = (b.translation(), b.linvel());
                 ([p.x, p.y], [v.x, v.y])
+            })
+            .collect()
+    }
+
+    fn poses(&mut self) -> Vec<[f64; 3]> {
+        self.handles
+            .iter()
+            .map(|&h| {
+                let b = &self.world.bodies[h];
+                let p = b.translation();
+                [p.x, p.y, b.rotation().angle()]
             })
             .collect()
     }
@@ -391,6 +414,18 @@ impl Engine for Box2d {
                 let p = body.position().expect("position");
                 let v = body.linear_velocity().expect("velocity");
                 ([p.x as f64, p.y as f64], [f64::from(v.x), f64::from(v.y)])
+            })
+            .collect()
+    }
+
+    fn poses(&mut self) -> Vec<[f64; 3]> {
+        self.bodies
+            .iter()
+            .map(|&(id, _)| {
+                let body = self.world.body(id).expect("a live body");
+                let p = body.position().expect("position");
+                let angle = body.rotation().expect("rotation").angle();
+                [p.x as f64, p.y as f64, f64::from(angle)]
             })
             .collect()
     }

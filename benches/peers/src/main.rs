@@ -15,7 +15,8 @@
 //! to round (A B C, B C A, C A B, …), so slow drifts of the machine fall on all of them. For each
 //! phase of a scene (a range of steps) a round gives the mean time per step; the table prints the
 //! median and the best over the rounds, and the ratio of each peer's median to sweep2d's. A quality
-//! line per engine follows (kinetic energy, lowest body, the tracked body's drift), read at the
+//! line per engine follows (kinetic energy, lowest body, the deepest overlapping pair by one exact
+//! query for every engine, the tracked body's drift), read at the
 //! end of the last round. Pin the process to one core (`taskset -c 1`) for stable figures: every
 //! engine here runs on one thread.
 //!
@@ -171,6 +172,7 @@ fn worlds(rounds: usize, only: Option<&str>) {
         // times[engine][phase][round]
         let mut times = vec![vec![Vec::new(); ws.phases.len()]; ENGINES.len()];
         let mut states = [State::default(); ENGINES.len()];
+        let mut overlaps = [(0.0, 0); ENGINES.len()];
         for round in 0..rounds {
             for k in 0..ENGINES.len() {
                 let which = (round + k) % ENGINES.len();
@@ -180,6 +182,7 @@ fn worlds(rounds: usize, only: Option<&str>) {
                     times[which][p].push(m);
                 }
                 states[which] = state;
+                overlaps[which] = deepest_overlaps(&scene, &engine.poses());
             }
         }
         for (p, phase) in ws.phases.iter().enumerate() {
@@ -207,12 +210,57 @@ fn worlds(rounds: usize, only: Option<&str>) {
                 ),
                 _ => String::new(),
             };
+            let (deepest, past_cm) = overlaps[e];
             println!(
-                "  {name:14} kinetic energy {:.3e} J   lowest body {:+.3} m{drift}",
-                s.kinetic_energy, s.lowest_y
+                "  {name:14} kinetic energy {:.3e} J   lowest body {:+.3} m   deepest pair {:.2e} m ({past_cm} pairs past 1 cm){drift}",
+                s.kinetic_energy, s.lowest_y, deepest
             );
         }
     }
+}
+
+/// The deepest overlap (metres) between any two bodies at the given poses (each body's origin and
+/// angle, in the scene's order), and how many pairs overlap by more than 1 cm: the same exact
+/// query (sweep2d's SAT contact) for every engine's end state, over the pairs whose boxes overlap
+/// (sorted by the boxes' left edges and swept). Static pairs are skipped.
+fn deepest_overlaps(scene: &Scene, poses: &[[f64; 3]]) -> (f64, usize) {
+    use sweep2d::{BodyKind, Transform, Vec2};
+    let placed: Vec<_> = scene
+        .world
+        .bodies()
+        .zip(poses)
+        .map(|((_, b), p)| {
+            let x = Transform::new(Vec2::new(p[0], p[1]), p[2]);
+            (
+                b.shape(),
+                x,
+                b.shape().aabb(&x),
+                b.kind() == BodyKind::Static,
+            )
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..placed.len()).collect();
+    order.sort_by(|&i, &j| placed[i].2.min.x.total_cmp(&placed[j].2.min.x));
+    let (mut deepest, mut past_cm) = (0.0_f64, 0);
+    for (k, &i) in order.iter().enumerate() {
+        let (shape_i, xi, box_i, static_i) = &placed[i];
+        for &j in &order[k + 1..] {
+            let (shape_j, xj, box_j, static_j) = &placed[j];
+            if box_j.min.x > box_i.max.x {
+                break;
+            }
+            if (*static_i && *static_j) || !box_i.overlaps(box_j) {
+                continue;
+            }
+            if let Some(c) = sweep2d::query::contact(shape_i, xi, shape_j, xj) {
+                deepest = deepest.max(c.depth);
+                if c.depth > 0.01 {
+                    past_cm += 1;
+                }
+            }
+        }
+    }
+    (deepest, past_cm)
 }
 
 /// CPU model and logical core count, from /proc/cpuinfo where there is one.
