@@ -410,24 +410,9 @@ fn integrate_positions(states: &mut [BodyState], sims: &mut [BodySim], h: Real) 
         if turn != 0.0 {
             sim.angle += turn;
             // Exact rotation: spinning bodies may turn many radians in one substep.
-            s.dq = turn_by(turn).mul_rot(s.dq);
+            s.dq = Rot::turn(turn).mul_rot(s.dq);
         }
     }
-}
-
-/// The rotation by `angle` radians: Taylor polynomials for the small turns of ordinary substeps
-/// (|angle| ≤ 1/64 rad, where the first omitted terms, `x⁹/9!` and `x¹⁰/10!`, are below 1e-21, far
-/// under an ulp of the result), `sin_cos` beyond. Most bodies turn a little every substep, and the
-/// library call was 2% of a pyramid's step.
-#[inline]
-fn turn_by(angle: Real) -> Rot {
-    if angle.abs() > 1.0 / 64.0 {
-        return Rot::from_angle(angle);
-    }
-    let x2 = angle * angle;
-    let sin = angle * (1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0)));
-    let cos = 1.0 - x2 / 2.0 * (1.0 - x2 / 12.0 * (1.0 - x2 / 30.0 * (1.0 - x2 / 56.0)));
-    Rot { cos, sin }
 }
 
 /// Applies `impulse` at offsets `ra`, `rb` of constraint `c`'s bodies (−impulse to A, +impulse
@@ -639,7 +624,7 @@ mod tests {
         for k in -2000..=2000 {
             let angle = k as Real * 1e-5 + 1e-9 * (k as Real).sin();
             let (sin, cos) = angle.sin_cos();
-            let r = turn_by(angle);
+            let r = Rot::turn(angle);
             assert!(
                 (r.sin - sin).abs() <= 2.0 * Real::EPSILON * sin.abs(),
                 "{angle}"
@@ -647,6 +632,6 @@ mod tests {
             assert!((r.cos - cos).abs() <= Real::EPSILON, "{angle}");
         }
         // Past the Taylor range: the library call.
-        assert_eq!(turn_by(0.5), Rot::from_angle(0.5));
+        assert_eq!(Rot::turn(0.5), Rot::from_angle(0.5));
     }
 }

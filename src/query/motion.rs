@@ -47,7 +47,7 @@ impl Motion {
         let rotation = if self.angular == 0.0 {
             self.start.rotation
         } else {
-            Rot::from_angle(t * self.angular).mul_rot(self.start.rotation)
+            Rot::turn(t * self.angular).mul_rot(self.start.rotation)
         };
         Transform {
             translation: self.start.translation + t * self.linear,

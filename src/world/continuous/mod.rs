@@ -177,7 +177,7 @@ impl Segment {
         let rotation = if self.ang == 0.0 {
             self.pose0.rotation
         } else {
-            Rot::from_angle(d * self.ang).mul_rot(self.pose0.rotation)
+            Rot::turn(d * self.ang).mul_rot(self.pose0.rotation)
         };
         Transform::from_parts(self.pose0.translation + d * self.lin, rotation)
     }
