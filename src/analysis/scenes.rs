@@ -30,12 +30,9 @@ fn static_box(world: &mut World, half: Vec2, center: Vec2, angle: Real, name: &s
         .expect("a valid static box")
 }
 
-/// Box2D's `large_pyramid` benchmark with `rows` rows (Box2D uses 100, giving 5,050 boxes): a
-/// static ground (half extents 100 × 1 at (0, −1)); boxes of half extent 0.5 in rows `i` at
-/// `y = (2i + 1)·0.5`, columns `j = i..rows` at `x = (i + 1)·0.5 + (j − i) − rows/2`; density 1,
-/// friction 0.6, restitution 0; gravity (0, −10), dt 1/60. `tracked` holds the top box.
-#[must_use]
-pub fn pyramid(rows: usize) -> Scene {
+/// The world of Box2D's box benchmarks: gravity (0, −10), dt 1/60, and a static ground of half
+/// extents 100 × 1 at (0, −1) (its top face at y = 0).
+fn box_benchmark_world() -> World {
     let mut world = World::new(WorldConfig {
         gravity: Vec2::new(0.0, -10.0),
         dt: 1.0 / 60.0,
@@ -48,6 +45,31 @@ pub fn pyramid(rows: usize) -> Scene {
         0.0,
         "ground",
     );
+    world
+}
+
+/// Adds a box of half extent 0.5 (`square`), unrotated at `center`, density 1, friction 0.6,
+/// restitution 0, as the box benchmarks build them.
+fn benchmark_box(world: &mut World, square: &Shape, center: Vec2) -> BodyId {
+    world
+        .add_body(BodyDef {
+            shape: square.clone(),
+            transform: Transform::new(center, 0.0),
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            ..Default::default()
+        })
+        .expect("a valid box")
+}
+
+/// Box2D's `large_pyramid` benchmark with `rows` rows (Box2D uses 100, giving 5,050 boxes): a
+/// static ground (half extents 100 × 1 at (0, −1)); boxes of half extent 0.5 in rows `i` at
+/// `y = (2i + 1)·0.5`, columns `j = i..rows` at `x = (i + 1)·0.5 + (j − i) − rows/2`; density 1,
+/// friction 0.6, restitution 0; gravity (0, −10), dt 1/60. `tracked` holds the top box.
+#[must_use]
+pub fn pyramid(rows: usize) -> Scene {
+    let mut world = box_benchmark_world();
     let square = Shape::rectangle(0.5, 0.5).expect("positive extents");
     let mut top = None;
     let half_rows = rows as Real * 0.5;
@@ -55,18 +77,7 @@ pub fn pyramid(rows: usize) -> Scene {
         let y = (2 * i + 1) as Real * 0.5;
         for j in i..rows {
             let x = (i + 1) as Real * 0.5 + (j - i) as Real - half_rows;
-            top = Some(
-                world
-                    .add_body(BodyDef {
-                        shape: square.clone(),
-                        transform: Transform::new(Vec2::new(x, y), 0.0),
-                        density: 1.0,
-                        friction: 0.6,
-                        restitution: 0.0,
-                        ..Default::default()
-                    })
-                    .expect("a valid box"),
-            );
+            top = Some(benchmark_box(&mut world, &square, Vec2::new(x, y)));
         }
     }
     Scene {
@@ -82,34 +93,11 @@ pub fn pyramid(rows: usize) -> Scene {
 /// or buckling. `tracked` holds the top box.
 #[must_use]
 pub fn tall_stack(count: usize) -> Scene {
-    let mut world = World::new(WorldConfig {
-        gravity: Vec2::new(0.0, -10.0),
-        dt: 1.0 / 60.0,
-        ..WorldConfig::default()
-    });
-    static_box(
-        &mut world,
-        Vec2::new(100.0, 1.0),
-        Vec2::new(0.0, -1.0),
-        0.0,
-        "ground",
-    );
+    let mut world = box_benchmark_world();
     let square = Shape::rectangle(0.5, 0.5).expect("positive extents");
-    let mut top = None;
-    for i in 0..count {
-        top = Some(
-            world
-                .add_body(BodyDef {
-                    shape: square.clone(),
-                    transform: Transform::new(Vec2::new(0.0, i as Real + 0.5), 0.0),
-                    density: 1.0,
-                    friction: 0.6,
-                    restitution: 0.0,
-                    ..Default::default()
-                })
-                .expect("a valid box"),
-        );
-    }
+    let top = (0..count)
+        .map(|i| benchmark_box(&mut world, &square, Vec2::new(0.0, i as Real + 0.5)))
+        .last();
     Scene {
         world,
         tracked: top.into_iter().collect(),
