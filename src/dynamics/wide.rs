@@ -180,6 +180,24 @@ impl<L: Lanes> V2<L> {
     fn cross(self, o: Self) -> L {
         self.x * o.y - self.y * o.x
     }
+
+    /// `k · self`.
+    #[inline(always)]
+    fn scaled(self, k: L) -> Self {
+        V2 {
+            x: k * self.x,
+            y: k * self.y,
+        }
+    }
+
+    /// The tangent of a contact normal: the normal turned a quarter clockwise, `(n.y, −n.x)`.
+    #[inline(always)]
+    fn tangent(self) -> Self {
+        V2 {
+            x: self.y,
+            y: L::default() - self.x,
+        }
+    }
 }
 
 /// One manifold point of a bundle's constraints (see `ConstraintPoint`): hot fields first.
@@ -225,26 +243,34 @@ struct MassLanes<L> {
     inv_inertia_b: L,
 }
 
-impl<L: Lanes> MassLanes<L> {
-    /// Velocity changes of an impulse `j` on B (and `−j` on A) at anchors `ra`, `rb`.
-    #[allow(clippy::too_many_arguments)]
+/// The velocities of a bundle's bodies A and B while its constraints are solved.
+struct Velocities<L> {
+    va: V2<L>,
+    wa: L,
+    vb: V2<L>,
+    wb: L,
+}
+
+impl<L: Lanes> Velocities<L> {
+    /// Velocity of B's point at `rb` relative to A's point at `ra`.
     #[inline(always)]
-    fn apply(
-        &self,
-        va: &mut V2<L>,
-        wa: &mut L,
-        vb: &mut V2<L>,
-        wb: &mut L,
-        ra: V2<L>,
-        rb: V2<L>,
-        j: V2<L>,
-    ) {
-        va.x = va.x - self.inv_mass_a * j.x;
-        va.y = va.y - self.inv_mass_a * j.y;
-        *wa = *wa - self.inv_inertia_a * ra.cross(j);
-        vb.x = vb.x + self.inv_mass_b * j.x;
-        vb.y = vb.y + self.inv_mass_b * j.y;
-        *wb = *wb + self.inv_inertia_b * rb.cross(j);
+    fn relative(&self, ra: V2<L>, rb: V2<L>) -> V2<L> {
+        let (ca, cb) = (cross_sv(self.wa, ra), cross_sv(self.wb, rb));
+        V2 {
+            x: self.vb.x + cb.x - self.va.x - ca.x,
+            y: self.vb.y + cb.y - self.va.y - ca.y,
+        }
+    }
+
+    /// Applies an impulse `j` to B (and `−j` to A) at anchors `ra`, `rb`.
+    #[inline(always)]
+    fn apply(&mut self, mass: &MassLanes<L>, ra: V2<L>, rb: V2<L>, j: V2<L>) {
+        self.va.x = self.va.x - mass.inv_mass_a * j.x;
+        self.va.y = self.va.y - mass.inv_mass_a * j.y;
+        self.wa = self.wa - mass.inv_inertia_a * ra.cross(j);
+        self.vb.x = self.vb.x + mass.inv_mass_b * j.x;
+        self.vb.y = self.vb.y + mass.inv_mass_b * j.y;
+        self.wb = self.wb + mass.inv_inertia_b * rb.cross(j);
     }
 }
 
@@ -301,16 +327,6 @@ fn cross_sv<L: Lanes>(w: L, r: V2<L>) -> V2<L> {
     V2 {
         x: L::default() - w * r.y,
         y: w * r.x,
-    }
-}
-
-/// Relative velocity of B's point at `rb` to A's point at `ra`.
-#[inline(always)]
-fn relative_velocity<L: Lanes>(va: V2<L>, wa: L, ra: V2<L>, vb: V2<L>, wb: L, rb: V2<L>) -> V2<L> {
-    let (ca, cb) = (cross_sv(wa, ra), cross_sv(wb, rb));
-    V2 {
-        x: vb.x + cb.x - va.x - ca.x,
-        y: vb.y + cb.y - va.y - ca.y,
     }
 }
 
@@ -397,43 +413,49 @@ impl<L: Lanes> Bundle<L> {
         }
     }
 
+    /// The states of the bundle's bodies A and B, and their velocities to solve with.
+    #[inline(always)]
+    fn bodies(&self, states: &[BodyState]) -> (BodyLanes<L>, BodyLanes<L>, Velocities<L>) {
+        let (a, b) = (gather::<L>(states, &self.a), gather::<L>(states, &self.b));
+        let v = Velocities {
+            va: a.v,
+            wa: a.w,
+            vb: b.v,
+            wb: b.w,
+        };
+        (a, b, v)
+    }
+
+    /// Writes solved velocities back to the bundle's bodies.
+    #[inline(always)]
+    fn write(&self, states: &mut [BodyState], v: &Velocities<L>) {
+        scatter(states, &self.a, v.va, v.wa);
+        scatter(states, &self.b, v.vb, v.wb);
+    }
+
     /// Applies the accumulated impulses (warm start).
     #[inline(always)]
     pub fn warm_start(&self, states: &mut [BodyState]) {
-        let a = gather::<L>(states, &self.a);
-        let b = gather::<L>(states, &self.b);
-        let (mut va, mut wa, mut vb, mut wb) = (a.v, a.w, b.v, b.w);
-        let n = self.normal;
-        let t = V2 {
-            x: n.y,
-            y: L::default() - n.x,
-        };
+        let (_, _, mut v) = self.bodies(states);
+        let (n, t) = (self.normal, self.normal.tangent());
         for p in &self.points {
             let impulse = V2 {
                 x: p.normal_impulse * n.x + p.tangent_impulse * t.x,
                 y: p.normal_impulse * n.y + p.tangent_impulse * t.y,
             };
-            self.mass
-                .apply(&mut va, &mut wa, &mut vb, &mut wb, p.ra, p.rb, impulse);
+            v.apply(&self.mass, p.ra, p.rb, impulse);
         }
-        scatter(states, &self.a, va, wa);
-        scatter(states, &self.b, vb, wb);
+        self.write(states, &v);
     }
 
     /// One solve (`pass.use_bias`) or relax pass over the bundle's constraints: non-penetration, then
     /// Coulomb friction, as `solver.rs`'s scalar loop.
     #[inline(always)]
     pub fn solve(&mut self, states: &mut [BodyState], pass: &Pass) {
-        let a = gather::<L>(states, &self.a);
-        let b = gather::<L>(states, &self.b);
-        let (mut va, mut wa, mut vb, mut wb) = (a.v, a.w, b.v, b.w);
+        let (a, b, mut v) = self.bodies(states);
         let zero = L::default();
         let one = L::splat(1.0);
-        let n = self.normal;
-        let t = V2 {
-            x: n.y,
-            y: zero - n.x,
-        };
+        let (n, t) = (self.normal, self.normal.tangent());
         let d = V2 {
             x: b.dp.x - a.dp.x,
             y: b.dp.y - a.dp.y,
@@ -453,7 +475,7 @@ impl<L: Lanes> Bundle<L> {
                 y: d.y + pb.y - pa.y,
             };
             let s = n.dot(gap) + p.base_separation;
-            let vn = relative_velocity(va, wa, p.ra, vb, wb, p.rb).dot(n);
+            let vn = v.relative(p.ra, p.rb).dot(n);
             // A speculative gap is closed exactly; an overlap pushed out softly (biased pass).
             let soft_target = (soft_bias * s).gt_select(min_bias, soft_bias * s, min_bias);
             let bias = s.gt_select(zero, s * inv_h, soft_target);
@@ -466,31 +488,19 @@ impl<L: Lanes> Bundle<L> {
             p.normal_impulse = new_impulse;
             p.max_normal_impulse =
                 applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
-            let j = V2 {
-                x: applied * n.x,
-                y: applied * n.y,
-            };
-            mass.apply(&mut va, &mut wa, &mut vb, &mut wb, p.ra, p.rb, j);
+            v.apply(&mass, p.ra, p.rb, n.scaled(applied));
         }
-        for i in 0..2 {
-            let p = &mut self.points[i];
-            let vt = relative_velocity(va, wa, p.ra, vb, wb, p.rb).dot(t);
+        for p in &mut self.points {
+            let vt = v.relative(p.ra, p.rb).dot(t);
             let max = self.friction * p.normal_impulse;
             let min = zero - max;
             let wanted = p.tangent_impulse - p.tangent_mass * vt;
             let limited = wanted.gt_select(max, max, min.gt_select(wanted, min, wanted));
             let applied = limited - p.tangent_impulse;
             p.tangent_impulse = limited;
-            let j = V2 {
-                x: applied * t.x,
-                y: applied * t.y,
-            };
-            let (ra, rb) = (p.ra, p.rb);
-            self.mass
-                .apply(&mut va, &mut wa, &mut vb, &mut wb, ra, rb, j);
+            v.apply(&mass, p.ra, p.rb, t.scaled(applied));
         }
-        scatter(states, &self.a, va, wa);
-        scatter(states, &self.b, vb, wb);
+        self.write(states, &v);
     }
 
     /// Restitution: for points that closed faster than `threshold` (m/s) and were pushed, restore
@@ -500,34 +510,25 @@ impl<L: Lanes> Bundle<L> {
         if !self.bounces {
             return;
         }
-        let a = gather::<L>(states, &self.a);
-        let b = gather::<L>(states, &self.b);
-        let (mut va, mut wa, mut vb, mut wb) = (a.v, a.w, b.v, b.w);
+        let (_, _, mut v) = self.bodies(states);
         let zero = L::default();
         let n = self.normal;
         let below = L::splat(-threshold);
-        for i in 0..2 {
-            let p = &mut self.points[i];
+        let mass = self.mass;
+        for p in &mut self.points {
             // Lanes that bounce: restitution, closed fast, pushed.
             let fast = p.relative_velocity.gt_select(below, zero, L::splat(1.0));
             let pushed = p.max_normal_impulse.gt_select(zero, fast, zero);
             let bouncy = self.restitution.gt_select(zero, pushed, zero);
-            let vn = relative_velocity(va, wa, p.ra, vb, wb, p.rb).dot(n);
+            let vn = v.relative(p.ra, p.rb).dot(n);
             let impulse = zero - p.normal_mass * (vn + self.restitution * p.relative_velocity);
             let new_impulse = positive_part(p.normal_impulse + impulse);
             let applied = bouncy.gt_select(zero, new_impulse - p.normal_impulse, zero);
             p.normal_impulse = p.normal_impulse + applied;
             p.max_normal_impulse =
                 applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
-            let j = V2 {
-                x: applied * n.x,
-                y: applied * n.y,
-            };
-            let (ra, rb) = (p.ra, p.rb);
-            self.mass
-                .apply(&mut va, &mut wa, &mut vb, &mut wb, ra, rb, j);
+            v.apply(&mass, p.ra, p.rb, n.scaled(applied));
         }
-        scatter(states, &self.a, va, wa);
-        scatter(states, &self.b, vb, wb);
+        self.write(states, &v);
     }
 }
