@@ -445,6 +445,32 @@ fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint], membe
     }
 }
 
+/// Local copies of a constraint's two body velocities while its points are solved.
+struct PairVelocity {
+    va: Vec2,
+    wa: Real,
+    vb: Vec2,
+    wb: Real,
+}
+
+impl PairVelocity {
+    /// Velocity of B's material point at point `p` relative to A's (m/s, world).
+    #[inline(always)]
+    fn relative(&self, p: &ConstraintPoint) -> Vec2 {
+        relative_velocity(self.va, self.wa, p.anchor_a, self.vb, self.wb, p.anchor_b)
+    }
+
+    /// Applies an impulse `j` (N·s) on B, and `−j` on A, at point `p`'s anchors.
+    #[inline(always)]
+    fn push(&mut self, ma: InverseMass, mb: InverseMass, p: &ConstraintPoint, j: Vec2) {
+        let ((dva, dwa), (dvb, dwb)) = (ma.response(p.anchor_a, j), mb.response(p.anchor_b, j));
+        self.va -= dva;
+        self.wa -= dwa;
+        self.vb += dvb;
+        self.wb += dwb;
+    }
+}
+
 /// One pass over the constraints `members`, in order.
 fn solve_contacts(
     states: &mut [BodyState],
@@ -461,46 +487,38 @@ fn solve_contacts(
         let sa = states[a];
         let sb = states[b];
         let (ma, mb) = (c.mass_a, c.mass_b);
-        let (mut va, mut wa, mut vb, mut wb) = (sa.v, sa.w, sb.v, sb.w);
+        let mut v = PairVelocity {
+            va: sa.v,
+            wa: sa.w,
+            vb: sb.v,
+            wb: sb.w,
+        };
         let d = sb.dp - sa.dp;
         // Non-penetration.
         for p in &mut c.points[..c.count] {
-            let (ra, rb) = (p.anchor_a, p.anchor_b);
             let s = separation(&sa, &sb, d, n, p);
-            let vn = relative_velocity(va, wa, ra, vb, wb, rb).dot(n);
+            let vn = v.relative(p).dot(n);
             let applied = pass.normal_impulse(p, s, vn, &c.soft);
-            let pn = applied * n;
-            let ((dva, dwa), (dvb, dwb)) = (ma.response(ra, pn), mb.response(rb, pn));
-            va -= dva;
-            wa -= dwa;
-            vb += dvb;
-            wb += dwb;
+            v.push(ma, mb, p, applied * n);
         }
         // Coulomb friction, bounded by each point's normal impulse.
         for p in &mut c.points[..c.count] {
-            let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let dv = relative_velocity(va, wa, ra, vb, wb, rb);
-            let vt = dv.dot(t);
+            let vt = v.relative(p).dot(t);
             let impulse = -p.tangent_mass * vt;
             let max = c.friction * p.normal_impulse;
             let new_impulse = limit(p.tangent_impulse + impulse, max);
             let applied = new_impulse - p.tangent_impulse;
             p.tangent_impulse = new_impulse;
-            let pt = applied * t;
-            let ((dva, dwa), (dvb, dwb)) = (ma.response(ra, pt), mb.response(rb, pt));
-            va -= dva;
-            wa -= dwa;
-            vb += dvb;
-            wb += dwb;
+            v.push(ma, mb, p, applied * t);
         }
         // Bodies that do not respond (static, kinematic) are not written: no false dependency.
         if ma.responds() {
-            states[a].v = va;
-            states[a].w = wa;
+            states[a].v = v.va;
+            states[a].w = v.wa;
         }
         if mb.responds() {
-            states[b].v = vb;
-            states[b].w = wb;
+            states[b].v = v.vb;
+            states[b].w = v.wb;
         }
     }
 }
