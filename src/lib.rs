@@ -35,7 +35,10 @@
 //! # Ok::<(), sweep2d::ShapeError>(())
 //! ```
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+// `unsafe` only where the solver shares its body states among the blocks of a stage, which may
+// run on several threads (`dynamics::stages::SharedSlice`, and its users in `dynamics/wide.rs` and
+// `dynamics/solver.rs`); every other module is safe Rust.
+#![deny(unsafe_code)]
 
 pub mod analysis;
 pub mod broadphase;

@@ -2,14 +2,19 @@
 //!
 //! `body.rs` holds definitions and validation; `contact.rs` the narrow phase that refreshes each
 //! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver,
-//! which runs on coloured constraints (`graph.rs`) eight at a time in SIMD lanes (`wide.rs`).
+//! which runs on coloured constraints (`graph.rs`) eight at a time in SIMD lanes (`wide.rs`), in
+//! stages that may share out over threads (`stages.rs`).
 //! The world (`crate::world`) drives them.
 
 pub(crate) mod body;
 pub(crate) mod contact;
 pub(crate) mod contact_math;
 pub(crate) mod graph;
+#[allow(unsafe_code)] // shares body states among a stage's blocks: see `stages.rs`
 pub(crate) mod solver;
+#[allow(unsafe_code)] // `SharedSlice`
+pub(crate) mod stages;
+#[allow(unsafe_code)] // bundles read and write body states through `SharedSlice`
 pub(crate) mod wide;
 
 pub use body::{Body, BodyDef, BodyError, BodyId, BodyKind};

@@ -26,10 +26,12 @@
 
 use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::dynamics::graph::Colouring;
+use crate::dynamics::stages::{self, SharedSlice, Stage};
 use crate::dynamics::wide::{Bundle, Lanes, Scalar, Wide, LANES};
 use crate::math::Vec2;
 use crate::math::{Real, Rot};
 use crate::query::MAX_MANIFOLD_POINTS;
+use core::ops::Range;
 
 /// The hot state of one moving body during a step: only what the contact loop reads and writes
 /// (64 bytes, one cache line). Index 0 of the state array is one shared entry for every static
@@ -222,10 +224,17 @@ pub(crate) trait ContactSolver {
 }
 
 /// The soft-step solver described in the module notes, on the coloured wide path (`graph.rs`,
-/// `wide.rs`) with the scalar loop for the overflow.
+/// `wide.rs`) with the scalar loop for the overflow, run as a list of stages (`stages.rs`) that
+/// may share out over threads.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SoftStepSolver {
     colouring: Colouring,
+    /// Every colour's constraints, colour after colour (what the bundles pack).
+    order: Vec<u32>,
+    /// Each bundle's constraints: a range of `order`.
+    members: Vec<(u32, u32)>,
+    /// This step's stages.
+    stages: Vec<Stage<Op>>,
     /// Bundles of [`Wide`] lanes, colour after colour.
     wide: Vec<Bundle<Wide>>,
     /// The same bundles on [`Scalar`] lanes, when `scalar_lanes` is set.
@@ -236,6 +245,40 @@ pub(crate) struct SoftStepSolver {
     #[cfg(test)]
     pub one_by_one: bool,
 }
+
+/// The work of one solver stage (see `stages.rs`); the items it runs over are in brackets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    /// Effective masses, softness, closing speeds [constraints].
+    Prepare,
+    /// Constraints into lanes [bundles].
+    Pack,
+    /// Gravity, forces, damping over a substep [states].
+    IntegrateVelocities,
+    /// Motion over a substep [states].
+    IntegratePositions,
+    /// Warm start [bundles of one colour].
+    WarmStart,
+    /// Biased pass [bundles of one colour].
+    Solve,
+    /// Relaxing pass [bundles of one colour].
+    Relax,
+    /// Restitution [bundles of one colour].
+    Restitution,
+    /// Impulses back to the constraints [bundles].
+    Unpack,
+    /// The overflow's warm start, biased pass, relaxing pass, restitution (alone).
+    WarmStartOverflow,
+    SolveOverflow,
+    RelaxOverflow,
+    RestitutionOverflow,
+    /// `hold_out` after the biased / relaxing pass (alone).
+    HoldOutSolve,
+    HoldOutRelax,
+}
+
+/// Fewest bundles for which the solver shares out over threads: below it, one thread is faster.
+pub(crate) const PARALLEL_MIN_BUNDLES: usize = 64;
 
 impl ContactSolver for SoftStepSolver {
     fn solve(
@@ -258,8 +301,14 @@ impl ContactSolver for SoftStepSolver {
 }
 
 impl SoftStepSolver {
+    /// Number of bundles in the last step.
+    #[cfg(all(test, feature = "parallel"))]
+    pub fn bundle_count(&self) -> usize {
+        self.wide.len().max(self.scalar.len())
+    }
+
     /// The solver of the module notes with bundles on lanes `L`.
-    fn solve_lanes<L: Lanes>(
+    fn solve_lanes<L: Lanes + Send + Sync>(
         &mut self,
         settings: &SolverSettings<'_>,
         states: &mut [BodyState],
@@ -273,7 +322,6 @@ impl SoftStepSolver {
         let hertz = settings.contact_hertz.min(0.25 * n as Real / settings.dt);
         let soft = Softness::new(hertz, settings.damping_ratio, h);
         let static_soft = Softness::new(2.0 * hertz, settings.damping_ratio, h);
-        prepare(states, constraints, soft, static_soft);
         // Constraints of pinned bodies are re-solved rigidly after every pass (`hold_out`): they
         // stay in the scalar overflow.
         self.colouring
@@ -286,19 +334,35 @@ impl SoftStepSolver {
                 .extend(colours.iter().flatten().copied());
             colours.iter_mut().for_each(Vec::clear);
         }
-        // Bundles are packed in place, reusing last step's storage.
-        let mut count = 0;
+        // Bundles: eight constraints of one colour each, colour after colour.
+        self.order.clear();
+        self.members.clear();
+        let mut colour_bundles = Vec::with_capacity(self.colouring.colours.len());
         for colour in &self.colouring.colours {
-            for members in colour.chunks(LANES) {
-                if count == bundles.len() {
-                    bundles.push(Bundle::default());
-                }
-                bundles[count].pack(constraints, members);
-                count += 1;
+            let first = self.members.len() as u32;
+            for chunk in colour.chunks(LANES) {
+                let start = self.order.len() as u32;
+                self.order.extend_from_slice(chunk);
+                self.members.push((start, self.order.len() as u32));
             }
+            colour_bundles.push(first..self.members.len() as u32);
         }
-        bundles.truncate(count);
-        let overflow = &self.colouring.overflow;
+        // Every bundle is packed whole: last step's are reused as they are (no clearing copy).
+        bundles.resize(self.members.len(), Bundle::default());
+        let threads = if bundles.len() >= PARALLEL_MIN_BUNDLES {
+            stages::thread_count()
+        } else {
+            1
+        };
+        self.build_stages(
+            n,
+            threads,
+            constraints.len(),
+            states.len(),
+            &colour_bundles,
+            settings,
+        );
+
         let pass = |use_bias| Pass {
             inv_h,
             push_velocity: settings.push_velocity,
@@ -306,39 +370,137 @@ impl SoftStepSolver {
             rigid: false,
         };
         let (solve, relax) = (pass(true), pass(false));
-        for _ in 0..n {
-            integrate_velocities(states, sims);
-            warm_start(states, constraints, overflow);
-            for bundle in bundles.iter() {
-                bundle.warm_start(states);
+        let threshold = settings.restitution_threshold;
+        let (overflow, pinned) = (&self.colouring.overflow[..], settings.pinned);
+        let (order, members) = (&self.order[..], &self.members[..]);
+        let states = SharedSlice::new(states);
+        let sims = SharedSlice::new(sims);
+        let constraints = SharedSlice::new(constraints);
+        let bundles = SharedSlice::new(&mut bundles[..]);
+        // SAFETY (every arm): the stages run one after the other; the blocks of one stage touch
+        // disjoint items (constraints, bundles, states by range), the bundles of one colour move
+        // disjoint bodies and read no body another moves (colouring), and a stage of the overflow
+        // or `hold_out` runs alone (one block). What a stage only reads, none of its blocks writes.
+        let run = |op: Op, items: Range<usize>| unsafe {
+            match op {
+                Op::Prepare => prepare(
+                    states.all(),
+                    constraints.slice_mut(items),
+                    soft,
+                    static_soft,
+                ),
+                Op::Pack => {
+                    for j in items {
+                        let (start, end) = members[j];
+                        bundles.get_mut(j as u32).pack(
+                            constraints.all(),
+                            &order[start as usize..end as usize],
+                            states.len(),
+                        );
+                    }
+                }
+                Op::IntegrateVelocities => {
+                    integrate_velocities(states.slice_mut(items.clone()), sims.slice_mut(items))
+                }
+                Op::IntegratePositions => {
+                    integrate_positions(states.slice_mut(items.clone()), sims.slice_mut(items), h)
+                }
+                Op::WarmStart => bundles
+                    .slice_mut(items)
+                    .iter()
+                    .for_each(|b| b.warm_start(&states)),
+                Op::Solve => bundles
+                    .slice_mut(items)
+                    .iter_mut()
+                    .for_each(|b| b.solve(&states, &solve)),
+                Op::Relax => bundles
+                    .slice_mut(items)
+                    .iter_mut()
+                    .for_each(|b| b.solve(&states, &relax)),
+                Op::Restitution => bundles
+                    .slice_mut(items)
+                    .iter_mut()
+                    .for_each(|b| b.restitution(&states, threshold)),
+                Op::Unpack => bundles
+                    .slice_mut(items)
+                    .iter()
+                    .for_each(|b| b.unpack(&constraints)),
+                Op::WarmStartOverflow => warm_start(states.all_mut(), constraints.all(), overflow),
+                Op::SolveOverflow => {
+                    solve_contacts(states.all_mut(), constraints.all_mut(), overflow, &solve)
+                }
+                Op::RelaxOverflow => {
+                    solve_contacts(states.all_mut(), constraints.all_mut(), overflow, &relax)
+                }
+                Op::RestitutionOverflow => {
+                    apply_restitution(states.all_mut(), constraints.all_mut(), overflow, threshold)
+                }
+                Op::HoldOutSolve => {
+                    hold_out(states.all_mut(), constraints.all_mut(), pinned, &solve)
+                }
+                Op::HoldOutRelax => {
+                    hold_out(states.all_mut(), constraints.all_mut(), pinned, &relax)
+                }
             }
+        };
+        stages::run_stages(&self.stages, threads, &run);
+    }
+
+    /// This step's stages: the module notes' sequence, with the overflow (solved one by one, before
+    /// the colours) and `hold_out` as stages that run alone.
+    fn build_stages(
+        &mut self,
+        substeps: u32,
+        threads: usize,
+        constraint_count: usize,
+        state_count: usize,
+        colour_bundles: &[Range<u32>],
+        settings: &SolverSettings<'_>,
+    ) {
+        // About four blocks per thread, so a thread that falls behind leaves work to the others.
+        let over = |items: Range<u32>, op: Op, min_block: u32| Stage {
+            block: (items.end - items.start)
+                .div_ceil(4 * threads as u32)
+                .max(min_block),
+            items,
+            op,
+        };
+        let bundle_count = self.members.len() as u32;
+        let overflow = !self.colouring.overflow.is_empty();
+        let pinned = !settings.pinned.is_empty();
+        let stages = &mut self.stages;
+        stages.clear();
+        stages.push(over(0..constraint_count as u32, Op::Prepare, 64));
+        stages.push(over(0..bundle_count, Op::Pack, 8));
+        let colours = |stages: &mut Vec<Stage<Op>>, op: Op| {
+            for range in colour_bundles.iter().filter(|r| !r.is_empty()) {
+                stages.push(over(range.clone(), op, 4));
+            }
+        };
+        let alone = |stages: &mut Vec<Stage<Op>>, on: bool, op: Op| {
+            if on {
+                stages.push(Stage::alone(op));
+            }
+        };
+        let bodies = 1..state_count as u32; // past the shared static entry
+        for _ in 0..substeps {
+            stages.push(over(bodies.clone(), Op::IntegrateVelocities, 256));
+            alone(stages, overflow, Op::WarmStartOverflow);
+            colours(stages, Op::WarmStart);
+            alone(stages, overflow, Op::SolveOverflow);
+            colours(stages, Op::Solve);
+            alone(stages, pinned, Op::HoldOutSolve);
+            stages.push(over(bodies.clone(), Op::IntegratePositions, 256));
             // Both passes go overflow first, then colour by colour. (Relaxing in the reverse order,
             // which cancels the one-by-one loop's Gauss–Seidel bias to first order, unsettles
             // coloured stacks: the 100-row pyramid ends with 1.4 J of kinetic energy, not 9e-3 J.)
-            solve_contacts(states, constraints, overflow, &solve);
-            for bundle in bundles.iter_mut() {
-                bundle.solve(states, &solve);
-            }
-            hold_out(states, constraints, settings.pinned, &solve);
-            integrate_positions(states, sims, h);
-            solve_contacts(states, constraints, overflow, &relax);
-            for bundle in bundles.iter_mut() {
-                bundle.solve(states, &relax);
-            }
-            hold_out(states, constraints, settings.pinned, &relax);
+            alone(stages, overflow, Op::RelaxOverflow);
+            colours(stages, Op::Relax);
+            alone(stages, pinned, Op::HoldOutRelax);
         }
-        apply_restitution(
-            states,
-            constraints,
-            overflow,
-            settings.restitution_threshold,
-        );
-        for bundle in bundles.iter_mut() {
-            bundle.restitution(states, settings.restitution_threshold);
-        }
-        for bundle in bundles.iter() {
-            bundle.unpack(constraints);
-        }
+        alone(stages, overflow, Op::RestitutionOverflow);
+        colours(stages, Op::Restitution);
+        stages.push(over(0..bundle_count, Op::Unpack, 8));
     }
 }
 
@@ -393,18 +555,19 @@ fn prepare(
     }
 }
 
-/// Velocities after one substep of gravity, forces and damping. Kinematic bodies have the static
+/// Velocities after one substep of gravity, forces and damping (bodies of a range past the shared
+/// static entry). Kinematic bodies have the static
 /// entry's terms (no change, damping factor 1), so their prescribed velocity stays exactly as is.
 fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim]) {
-    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
+    for (s, sim) in states.iter_mut().zip(sims) {
         s.v = sim.dv + sim.linear_damping * s.v;
         s.w = sim.dw + sim.angular_damping * s.w;
     }
 }
 
-/// Moves every body but the shared static entry (index 0) by one substep `h`.
+/// Moves bodies by one substep `h` (never the shared static entry, index 0: not in the range).
 fn integrate_positions(states: &mut [BodyState], sims: &mut [BodySim], h: Real) {
-    for (s, sim) in states.iter_mut().zip(sims).skip(1) {
+    for (s, sim) in states.iter_mut().zip(sims) {
         s.dp += h * s.v;
         let turn = h * s.w;
         if turn != 0.0 {

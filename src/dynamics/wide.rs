@@ -14,8 +14,13 @@
 //! (eight plain `f64`s) perform the same IEEE operations in the same order, so both give
 //! bit-identical results (tested in `world/solve.rs`). Lanes with no constraint (the tail of a
 //! colour) have zero masses and move nothing.
+//!
+//! Bundles reach the body states through [`SharedStates`], so that the bundles of one colour can
+//! run on several threads at once (`stages.rs`): a bundle writes back only the bodies that impulses
+//! move, which no other bundle of its colour touches; static and kinematic bodies are only read.
 
 use crate::dynamics::solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
+use crate::dynamics::stages::SharedSlice;
 use crate::math::Real;
 use core::ops::{Add, Mul, Sub};
 
@@ -217,9 +222,13 @@ pub(crate) struct PointLanes<L> {
 /// [`LANES`] contact constraints of one colour, lane by lane (see `ContactConstraint`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Bundle<L> {
-    /// Solver state index of each lane's body A and B (0, the static entry, for empty lanes).
+    /// Solver state index of each lane's body A and B (0, the static entry, for empty lanes);
+    /// checked against the state count by `pack`, so the passes index states unchecked.
     a: [u32; LANES],
     b: [u32; LANES],
+    /// Bit `lane` set when impulses move that lane's body A (B): the states written back.
+    moves_a: u8,
+    moves_b: u8,
     mass: MassLanes<L>,
     normal: V2<L>,
     friction: L,
@@ -283,11 +292,20 @@ struct BodyLanes<L> {
     sin: L,
 }
 
+/// The solver's body states, shared by the bundles of one colour while they run, possibly on
+/// several threads: each bundle reads its bodies and writes back the ones impulses move.
+pub(crate) type SharedStates<'a> = SharedSlice<'a, BodyState>;
+
 /// The states of one body per lane: each body's velocities and its motion are loaded as two
 /// rows of four and transposed.
+///
+/// # Safety
+/// The indices are in bounds (checked by `Bundle::pack`), and no other thread writes the states
+/// they name meanwhile.
 #[inline(always)]
-fn gather<L: Lanes>(states: &[BodyState], index: &[u32; LANES]) -> BodyLanes<L> {
-    let s: [&BodyState; LANES] = core::array::from_fn(|i| &states[index[i] as usize]);
+unsafe fn gather<L: Lanes>(states: &SharedStates<'_>, index: &[u32; LANES]) -> BodyLanes<L> {
+    // SAFETY: the caller's contract.
+    let s: [&BodyState; LANES] = core::array::from_fn(|i| unsafe { states.get(index[i]) });
     let [vx, vy, w, _] = L::transpose(s.map(|s| [s.v.x, s.v.y, s.w, s.spare]));
     let [dpx, dpy, cos, sin] = L::transpose(s.map(|s| [s.dp.x, s.dp.y, s.dq.cos, s.dq.sin]));
     BodyLanes {
@@ -299,17 +317,39 @@ fn gather<L: Lanes>(states: &[BodyState], index: &[u32; LANES]) -> BodyLanes<L> 
     }
 }
 
-/// Writes the lanes' bodies' velocities back. Every lane is written: a body that impulses do not move
-/// (static, kinematic; zero inverse masses) gets back exactly the velocity it was gathered with.
+/// Writes the velocities of the lanes set in `moves` back. The other lanes' bodies are ones that
+/// impulses do not move (static, kinematic, empty lanes; zero inverse masses): their velocities
+/// are unchanged, and other bundles may be reading them.
+///
+/// # Safety
+/// The indices are in bounds (checked by `Bundle::pack`), and no other thread reads or writes the
+/// states of the lanes set in `moves` meanwhile.
 #[inline(always)]
-fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; LANES], v: V2<L>, w: L) {
+unsafe fn scatter<L: Lanes>(
+    states: &SharedStates<'_>,
+    index: &[u32; LANES],
+    moves: u8,
+    v: V2<L>,
+    w: L,
+) {
     let rows = L::rows([v.x, v.y, w, L::default()]);
     for (i, [vx, vy, w, _]) in rows.into_iter().enumerate() {
-        let s = &mut states[index[i] as usize];
+        if moves & (1 << i) == 0 {
+            continue;
+        }
+        // SAFETY: the caller's contract.
+        let s = unsafe { states.get_mut(index[i]) };
         s.v.x = vx;
         s.v.y = vy;
         s.w = w;
     }
+}
+
+/// The mask with bit `lane` set where `f(lane)`.
+fn lane_mask(f: impl Fn(usize) -> bool) -> u8 {
+    (0..LANES)
+        .filter(|&lane| f(lane))
+        .fold(0, |m, lane| m | 1 << lane)
 }
 
 /// Rotates `r` by the rotation `(cos, sin)`.
@@ -333,8 +373,9 @@ fn cross_sv<L: Lanes>(w: L, r: V2<L>) -> V2<L> {
 impl<L: Lanes> Bundle<L> {
     /// Packs up to [`LANES`] prepared constraints (`constraints[k]` for each `k` of `members`) into
     /// this bundle, which must be empty (`Default`): the lanes past `members.len()` stay empty
-    /// (zero masses: they move nothing).
-    pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32]) {
+    /// (zero masses: they move nothing). `state_count` is the number of solver states: every
+    /// constraint's body indices must be below it (checked).
+    pub fn pack(&mut self, constraints: &[ContactConstraint], members: &[u32], state_count: usize) {
         debug_assert!(!members.is_empty() && members.len() <= LANES);
         // Points past a constraint's count are zero (see `build_constraints`), and empty lanes
         // read the empty constraint: every field is one gather of eight values, no branches.
@@ -364,9 +405,15 @@ impl<L: Lanes> Bundle<L> {
                 relative_velocity: p(|p| p.relative_velocity),
             }
         };
+        assert!(
+            c.iter().all(|c| c.a < state_count && c.b < state_count),
+            "a contact constraint names a body state past the solver's"
+        );
         *self = Bundle {
             a: core::array::from_fn(|lane| c[lane].a as u32),
             b: core::array::from_fn(|lane| c[lane].b as u32),
+            moves_a: lane_mask(|lane| c[lane].mass_a.responds()),
+            moves_b: lane_mask(|lane| c[lane].mass_b.responds()),
             mass: MassLanes {
                 inv_mass_a: lanes(|c| c.mass_a.linear),
                 inv_inertia_a: lanes(|c| c.mass_a.angular),
@@ -388,8 +435,13 @@ impl<L: Lanes> Bundle<L> {
         };
     }
 
-    /// Writes the accumulated impulses back to the constraints the lanes came from.
-    pub fn unpack(&self, constraints: &mut [ContactConstraint]) {
+    /// Writes the accumulated impulses back to the constraints the lanes came from (their indices
+    /// were checked by `pack`, which read them).
+    ///
+    /// # Safety
+    /// `constraints` is the array `pack` read, and no other thread reads or writes those
+    /// constraints meanwhile (each constraint is in one bundle: bundles may unpack at once).
+    pub unsafe fn unpack(&self, constraints: &SharedSlice<'_, ContactConstraint>) {
         for j in 0..2 {
             let pt = &self.points[j];
             let (ni, ti, mi) = (
@@ -402,7 +454,8 @@ impl<L: Lanes> Bundle<L> {
                 if k == u32::MAX {
                     continue;
                 }
-                let c = &mut constraints[k as usize];
+                // SAFETY: the caller's contract.
+                let c = unsafe { constraints.get_mut(k) };
                 if j < c.count {
                     let p = &mut c.points[j];
                     p.normal_impulse = ni[lane];
@@ -414,9 +467,16 @@ impl<L: Lanes> Bundle<L> {
     }
 
     /// The states of the bundle's bodies A and B, and their velocities to solve with.
+    ///
+    /// # Safety
+    /// As [`Bundle::solve`].
     #[inline(always)]
-    fn bodies(&self, states: &[BodyState]) -> (BodyLanes<L>, BodyLanes<L>, Velocities<L>) {
-        let (a, b) = (gather::<L>(states, &self.a), gather::<L>(states, &self.b));
+    unsafe fn bodies(
+        &self,
+        states: &SharedStates<'_>,
+    ) -> (BodyLanes<L>, BodyLanes<L>, Velocities<L>) {
+        // SAFETY: the caller's contract.
+        let (a, b) = unsafe { (gather::<L>(states, &self.a), gather::<L>(states, &self.b)) };
         let v = Velocities {
             va: a.v,
             wa: a.w,
@@ -426,17 +486,27 @@ impl<L: Lanes> Bundle<L> {
         (a, b, v)
     }
 
-    /// Writes solved velocities back to the bundle's bodies.
+    /// Writes solved velocities back to the bundle's bodies that impulses move.
+    ///
+    /// # Safety
+    /// As [`Bundle::solve`].
     #[inline(always)]
-    fn write(&self, states: &mut [BodyState], v: &Velocities<L>) {
-        scatter(states, &self.a, v.va, v.wa);
-        scatter(states, &self.b, v.vb, v.wb);
+    unsafe fn write(&self, states: &SharedStates<'_>, v: &Velocities<L>) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            scatter(states, &self.a, self.moves_a, v.va, v.wa);
+            scatter(states, &self.b, self.moves_b, v.vb, v.wb);
+        }
     }
 
     /// Applies the accumulated impulses (warm start).
+    ///
+    /// # Safety
+    /// As [`Bundle::solve`].
     #[inline(always)]
-    pub fn warm_start(&self, states: &mut [BodyState]) {
-        let (_, _, mut v) = self.bodies(states);
+    pub unsafe fn warm_start(&self, states: &SharedStates<'_>) {
+        // SAFETY: the caller's contract.
+        let (_, _, mut v) = unsafe { self.bodies(states) };
         let (n, t) = (self.normal, self.normal.tangent());
         for p in &self.points {
             let impulse = V2 {
@@ -445,14 +515,20 @@ impl<L: Lanes> Bundle<L> {
             };
             v.apply(&self.mass, p.ra, p.rb, impulse);
         }
-        self.write(states, &v);
+        // SAFETY: the caller's contract.
+        unsafe { self.write(states, &v) };
     }
 
     /// One solve (`pass.use_bias`) or relax pass over the bundle's constraints: non-penetration, then
     /// Coulomb friction, as `solver.rs`'s scalar loop.
+    ///
+    /// # Safety
+    /// While it runs, no other thread writes a state this bundle reads, or reads or writes a state
+    /// it moves: other threads run only bundles of the same colour.
     #[inline(always)]
-    pub fn solve(&mut self, states: &mut [BodyState], pass: &Pass) {
-        let (a, b, mut v) = self.bodies(states);
+    pub unsafe fn solve(&mut self, states: &SharedStates<'_>, pass: &Pass) {
+        // SAFETY: the caller's contract.
+        let (a, b, mut v) = unsafe { self.bodies(states) };
         let zero = L::default();
         let one = L::splat(1.0);
         let (n, t) = (self.normal, self.normal.tangent());
@@ -500,17 +576,22 @@ impl<L: Lanes> Bundle<L> {
             p.tangent_impulse = limited;
             v.apply(&mass, p.ra, p.rb, t.scaled(applied));
         }
-        self.write(states, &v);
+        // SAFETY: the caller's contract.
+        unsafe { self.write(states, &v) };
     }
 
     /// Restitution: for points that closed faster than `threshold` (m/s) and were pushed, restore
     /// `restitution ×` the closing speed.
+    ///
+    /// # Safety
+    /// As [`Bundle::solve`].
     #[inline(always)]
-    pub fn restitution(&mut self, states: &mut [BodyState], threshold: Real) {
+    pub unsafe fn restitution(&mut self, states: &SharedStates<'_>, threshold: Real) {
         if !self.bounces {
             return;
         }
-        let (_, _, mut v) = self.bodies(states);
+        // SAFETY: the caller's contract.
+        let (_, _, mut v) = unsafe { self.bodies(states) };
         let zero = L::default();
         let n = self.normal;
         let below = L::splat(-threshold);
@@ -529,6 +610,7 @@ impl<L: Lanes> Bundle<L> {
                 applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
             v.apply(&mass, p.ra, p.rb, n.scaled(applied));
         }
-        self.write(states, &v);
+        // SAFETY: the caller's contract.
+        unsafe { self.write(states, &v) };
     }
 }

@@ -336,6 +336,47 @@ mod tests {
         }
     }
 
+    /// The `parallel` feature's promise: a step gives the same bits on any number of threads.
+    /// The pyramid exercises the solver's stages (more bundles than the parallel threshold) and
+    /// the narrow phase; the falling pile the continuous pass's first sweeps as well.
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn steps_are_bit_identical_for_any_thread_count() {
+        let run = |threads: usize, scene: fn() -> World, steps: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            pool.install(|| {
+                assert_eq!(crate::dynamics::stages::thread_count(), threads);
+                let mut world = scene();
+                let mut impacts = 0;
+                for _ in 0..steps {
+                    world.step();
+                    impacts += world.events().impacts.len();
+                }
+                let bundles = world.buffers.solver.solver.bundle_count();
+                (state_bits(&world), bundles, impacts)
+            })
+        };
+        let scenes: [(fn() -> World, usize); 2] = [
+            (|| scenes::pyramid(30).world, 120),
+            (|| scenes::falling_mixed(400).world, 150),
+        ];
+        for (scene, steps) in scenes {
+            let (one, bundles, impacts) = run(1, scene, steps);
+            assert!(
+                bundles >= crate::dynamics::solver::PARALLEL_MIN_BUNDLES,
+                "{bundles}"
+            );
+            for threads in [2, 4] {
+                let (many, _, many_impacts) = run(threads, scene, steps);
+                assert_eq!(many_impacts, impacts, "{threads} threads");
+                assert!(many == one, "{threads} threads: poses differ");
+            }
+        }
+    }
+
     /// Manifold point ids of every contact, in contact order.
     fn point_ids(world: &World) -> Vec<(u32, u32, Vec<u32>)> {
         world
