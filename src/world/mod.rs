@@ -266,6 +266,11 @@ impl World {
     }
 
     /// Runs exactly one step of `config.dt` seconds.
+    ///
+    /// With the `parallel` feature the step shares its solver stages, narrow phase and first
+    /// sweeps out over the current rayon pool (`rayon::current_num_threads()`: the global pool, or
+    /// the one a `ThreadPool::install` runs it in); the result is bit-identical for any number of
+    /// threads (see `docs/simulation.md`, "Stages and threads").
     pub fn step(&mut self) {
         self.events.clear();
         self.step_once();

@@ -50,6 +50,8 @@ pub(crate) struct StepBuffers {
     pub angles: Vec<Real>,
     /// Touching contacts per body, by key (for telling propagating bounces apart).
     pub touching: Vec<u32>,
+    /// Per contact, whether it touched before and after the narrow phase's update.
+    pub touched: Vec<(bool, bool)>,
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
     pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
@@ -95,6 +97,10 @@ impl World {
     }
 }
 
+/// Fewest contacts a thread takes in the parallel narrow phase.
+#[cfg(feature = "parallel")]
+const PARALLEL_MIN_CONTACTS: usize = 64;
+
 /// Stage 1: contacts for new proxy overlaps, and removal of contacts whose proxies separated.
 fn update_pairs(
     broad_phase: &mut BroadPhase,
@@ -137,21 +143,41 @@ fn narrow_phase(
     clock: &Clock,
     buffers: &mut StepBuffers,
 ) {
-    for contact in contacts.as_mut_slice() {
-        let (a, b) = (contact.a, contact.b);
-        let (ba, bb) = (bodies.at(a), bodies.at(b));
+    let update = |contact: &mut PairContact| {
+        let (ba, bb) = (bodies.at(contact.a), bodies.at(contact.b));
         // Pairs that will close farther than the continuous pass trusts the solver with keep the
         // plain speculative distance: they get a time of impact.
         let closing = ba.predicted_relative_motion(bb, config.dt, config.gravity);
         let trusted = 0.5 * ba.extent.min(bb.extent);
         let margin = SPECULATIVE_DISTANCE + if closing <= trusted { closing } else { 0.0 };
-        let (was, is) = contact.update(
+        contact.update(
             ba,
             bb,
             margin,
             config.restitution_threshold,
             config.contact_recycle_distance,
-        );
+        )
+    };
+    // Each contact's update is its own: with the `parallel` feature they share out over rayon's
+    // threads (same results), and the events follow in contact order.
+    let touched = &mut buffers.touched;
+    touched.clear();
+    #[cfg(feature = "parallel")]
+    if crate::dynamics::stages::thread_count() > 1 {
+        use rayon::prelude::*;
+        contacts
+            .as_mut_slice()
+            .par_iter_mut()
+            .with_min_len(PARALLEL_MIN_CONTACTS)
+            .map(update)
+            .collect_into_vec(touched);
+    } else {
+        touched.extend(contacts.as_mut_slice().iter_mut().map(update));
+    }
+    #[cfg(not(feature = "parallel"))]
+    touched.extend(contacts.as_mut_slice().iter_mut().map(update));
+    for (contact, &(was, is)) in contacts.as_slice().iter().zip(touched.iter()) {
+        let (a, b) = (contact.a, contact.b);
         if !was && is {
             if let Some((normal, point)) = contact.first_point() {
                 events.contact_began(bodies.id(a), bodies.id(b), clock, normal, point);

@@ -41,6 +41,7 @@ use super::step::Clock;
 use super::WorldConfig;
 use crate::broadphase::BroadPhase;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform, Vec2};
 use crate::query::{Motion, Toi};
@@ -186,6 +187,12 @@ impl Segment {
         Motion::new(self.pose_at(t), self.lin * (1.0 - t), self.ang * (1.0 - t))
     }
 
+    /// Velocity (m/s) at world point `p` of the segment's motion about its centre of mass at
+    /// `center`, over a step of `dt` seconds.
+    fn velocity_at(&self, center: Vec2, p: Vec2, dt: Real) -> Vec2 {
+        point_velocity(self.lin, self.ang, p - center) * (1.0 / dt)
+    }
+
     /// Whether the segment moves at all.
     fn moves(&self) -> bool {
         self.lin != Vec2::ZERO || self.ang != 0.0
@@ -324,14 +331,37 @@ impl<'w> ContinuousPass<'w> {
         for &f in &fast {
             self.enlarge_proxy(f, 0.0);
         }
+        // The first sweeps: every pair of a fast body and a candidate the solver does not own.
+        // They read only the solver's segments, so with the `parallel` feature they share out
+        // over rayon's threads; their impacts are queued in pair order either way (same results).
         let mut seen = PairSet::default();
+        let mut pairs = Vec::new();
         for &f in &fast {
             for c in self.candidates(f, 0.0) {
                 let key = pair_key(f, c);
-                if !seen.insert(key) || self.solver_owns(f, c) {
-                    continue;
+                if seen.insert(key) && !self.solver_owns(f, c) && !self.set_aside(f, c) {
+                    pairs.push((f, c));
                 }
-                self.schedule(f, c, 0.0);
+            }
+        }
+        let (bodies, segments, dt) = (&*self.bodies, &self.segments, self.config.dt);
+        let sweep = |&(a, b): &(u32, u32)| {
+            let (ua, ub) = (a as usize, b as usize);
+            let (shape_a, shape_b) = (&bodies.at(a).com_shape, &bodies.at(b).com_shape);
+            schedule::sweep_pair(shape_a, &segments[ua], shape_b, &segments[ub], 0.0, dt)
+        };
+        #[cfg(feature = "parallel")]
+        let impacts: Vec<_> = if crate::dynamics::stages::thread_count() > 1 {
+            use rayon::prelude::*;
+            pairs.par_iter().with_min_len(8).map(sweep).collect()
+        } else {
+            pairs.iter().map(sweep).collect()
+        };
+        #[cfg(not(feature = "parallel"))]
+        let impacts: Vec<_> = pairs.iter().map(sweep).collect();
+        for (&(a, b), impact) in pairs.iter().zip(impacts) {
+            if let Some((t, toi, kind)) = impact {
+                self.queue_impact(a, b, t, toi, kind);
             }
         }
         self.drain_queue();

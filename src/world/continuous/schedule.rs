@@ -8,16 +8,18 @@
 //! segment gets an impact now only if, left to the solver, it would overlap past the slop by the
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
-use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
+use super::{
+    ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
+};
 use crate::broadphase::BroadPhase;
 use crate::constants::LINEAR_SLOP;
-use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
 use crate::query::{
     contact as contact_query, contains_point, time_of_impact, time_of_impact_unchecked, Toi,
     ToiOptions, ToiStatus,
 };
+use crate::shape::Shape;
 use crate::world::contact_set::pair_key;
 use crate::world::proxy_type;
 use std::cmp::Reverse;
@@ -217,9 +219,7 @@ impl ContinuousPass<'_> {
     /// Velocity at world point `p` of body `i`'s *motion in this step* (its segment), which differs
     /// from its velocity once it was held: a held body stands still for the rest of the step.
     pub(super) fn segment_velocity(&self, i: u32, center: Vec2, p: Vec2) -> Vec2 {
-        let s = &self.segments[i as usize];
-        let inv_dt = 1.0 / self.config.dt;
-        point_velocity(s.lin, s.ang, p - center) * inv_dt
+        self.segments[i as usize].velocity_at(center, p, self.config.dt)
     }
 
     /// Computes the time of impact of `a` and `b` from `t` and queues it. A pair already touching
@@ -233,44 +233,10 @@ impl ContinuousPass<'_> {
         if immovable && self.impacts_of(a, b) >= MAX_IMPACTS_PER_PAIR {
             return; // a sustained contact against an immovable body: see MAX_IMPACTS_PER_PAIR
         }
-        let (sa, sb) = (self.segments[a as usize], self.segments[b as usize]);
         let (shape_a, shape_b) = (&self.bodies.at(a).com_shape, &self.bodies.at(b).com_shape);
-        let Some(toi) = time_of_impact(shape_a, &sa.motion_from(t), shape_b, &sb.motion_from(t))
-        else {
-            return;
-        };
-        // A hit at the very start of the segment is a pair touching now, like an overlap.
-        let touching_now =
-            toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
-        if !touching_now {
-            self.queue_impact(a, b, t + toi.t * (1.0 - t), toi, PendingKind::Contact);
-            return;
-        }
-        // Touching now: an impact is needed now only if, left to the solver, the pair would
-        // overlap by more than the slop before the step ends ...
-        let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
-        let rel = self.segment_velocity(b, cb, toi.point) - self.segment_velocity(a, ca, toi.point);
-        if -rel.dot(toi.normal) * (1.0 - t) * self.config.dt > LINEAR_SLOP {
-            self.queue_impact(a, b, t, toi, PendingKind::Contact);
-            return;
-        }
-        // ... but touching now hides what comes later in the step (a spinning body pivoting
-        // about the contact swings its far end through): ask when the pair would first overlap
-        // past half the slop (DEEP_IMPACT_DEPTH). A pair already that deep (left there by an
-        // earlier impact this step) is watched for pressing deeper still.
-        let deep = ToiOptions {
-            target_separation: -DEEP_IMPACT_DEPTH.max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
-            ..ToiOptions::default()
-        };
-        let later = time_of_impact_unchecked(
-            shape_a,
-            &sa.motion_from(t),
-            shape_b,
-            &sb.motion_from(t),
-            &deep,
-        );
-        if let Some(toi) = later.filter(|toi| toi.status != ToiStatus::Overlapping) {
-            self.queue_impact(a, b, t + toi.t * (1.0 - t), toi, PendingKind::Deep);
+        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        if let Some((at, toi, kind)) = sweep_pair(shape_a, sa, shape_b, sb, t, self.config.dt) {
+            self.queue_impact(a, b, at, toi, kind);
         }
     }
 
@@ -288,4 +254,52 @@ impl ContinuousPass<'_> {
             kind,
         }));
     }
+}
+
+/// The impact that [`ContinuousPass::schedule`] queues for shapes `shape_a`, `shape_b` (centre-of-
+/// mass frames) on segments `sa`, `sb` from step fraction `t` (a step of `dt` seconds): the
+/// fraction it happens at, the time of impact, and its kind; `None` if nothing is queued. It reads
+/// only its arguments, so the first sweeps of a step can run side by side.
+pub(super) fn sweep_pair(
+    shape_a: &Shape,
+    sa: &Segment,
+    shape_b: &Shape,
+    sb: &Segment,
+    t: Real,
+    dt: Real,
+) -> Option<(Real, Toi, PendingKind)> {
+    let toi = time_of_impact(shape_a, &sa.motion_from(t), shape_b, &sb.motion_from(t))?;
+    // A hit at the very start of the segment is a pair touching now, like an overlap.
+    let touching_now =
+        toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
+    if !touching_now {
+        return Some((t + toi.t * (1.0 - t), toi, PendingKind::Contact));
+    }
+    // Touching now: an impact is needed now only if, left to the solver, the pair would overlap
+    // by more than the slop before the step ends ...
+    let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
+    let rel = sb.velocity_at(cb, toi.point, dt) - sa.velocity_at(ca, toi.point, dt);
+    if -rel.dot(toi.normal) * (1.0 - t) * dt > LINEAR_SLOP {
+        return Some((t, toi, PendingKind::Contact));
+    }
+    // ... but touching now hides what comes later in the step (a spinning body pivoting about the
+    // contact swings its far end through): ask when the pair would first overlap past half the
+    // slop (DEEP_IMPACT_DEPTH). A pair already that deep (left there by an earlier impact this
+    // step) is watched for pressing deeper still.
+    let deep = ToiOptions {
+        target_separation: -DEEP_IMPACT_DEPTH.max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
+        ..ToiOptions::default()
+    };
+    let later = time_of_impact_unchecked(
+        shape_a,
+        &sa.motion_from(t),
+        shape_b,
+        &sb.motion_from(t),
+        &deep,
+    )?;
+    (later.status != ToiStatus::Overlapping).then_some((
+        t + later.t * (1.0 - t),
+        later,
+        PendingKind::Deep,
+    ))
 }
