@@ -53,6 +53,9 @@ fn empty_state() -> State {
 pub struct Sweep2d {
     world: sweep2d::World,
     tracked: Vec<sweep2d::BodyId>,
+    /// Where the steps run: the calling thread (rayon's global pool of one thread), or a pool of
+    /// several threads (sweep2d's `parallel` feature).
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl Sweep2d {
@@ -60,6 +63,19 @@ impl Sweep2d {
         Self {
             world: scene.world.clone(),
             tracked: scene.tracked.clone(),
+            pool: None,
+        }
+    }
+
+    /// The scene stepped on a rayon pool of `threads` threads.
+    pub fn with_threads(scene: &sweep2d::analysis::scenes::Scene, threads: usize) -> Self {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        Self {
+            pool: Some(pool),
+            ..Self::new(scene)
         }
     }
 }
@@ -80,7 +96,10 @@ pub fn peers_sleep() -> bool {
 
 impl Engine for Sweep2d {
     fn step(&mut self) {
-        self.world.step();
+        match &self.pool {
+            Some(pool) => pool.install(|| self.world.step()),
+            None => self.world.step(),
+        }
     }
 
     fn state(&mut self) -> State {

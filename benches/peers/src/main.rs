@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p peers -- [queries|worlds|ccd|all] [--rounds N] [--only NAME] [--sleep]
+//!                                  [--threads N]
 //! ```
 //!
 //! `queries` races sweep2d's contact and time-of-impact queries against parry's (`queries.rs`);
@@ -18,7 +19,8 @@
 //! line per engine follows (kinetic energy, lowest body, the deepest overlapping pair by one exact
 //! query for every engine, the tracked body's drift), read at the
 //! end of the last round. Pin the process to one core (`taskset -c 1`) for stable figures: every
-//! engine here runs on one thread.
+//! engine here runs on one thread, except the extra row `--threads N` adds: sweep2d with its
+//! `parallel` feature on N threads (run that without `taskset`, or pinned to N cores).
 //!
 //! Box2D's C sources are compiled with `NDEBUG` (the workspace's `.cargo/config.toml`) so its
 //! assertions are off, as in its release builds.
@@ -103,13 +105,22 @@ fn world_scenes() -> Vec<WorldScene> {
     ]
 }
 
-const ENGINES: [&str; 3] = ["sweep2d", "rapier2d-f64", "box2d"];
+/// The engines of the `worlds` table: the three, and sweep2d on `threads` threads when more
+/// than one.
+fn engine_names(threads: usize) -> Vec<String> {
+    let mut names: Vec<String> = ["sweep2d", "rapier2d-f64", "box2d"].map(String::from).into();
+    if threads > 1 {
+        names.push(format!("sweep2d {threads}thr"));
+    }
+    names
+}
 
-fn make_engine(which: usize, scene: &Scene, spec: &SceneSpec) -> Box<dyn Engine> {
+fn make_engine(which: usize, scene: &Scene, spec: &SceneSpec, threads: usize) -> Box<dyn Engine> {
     match which {
         0 => Box::new(Sweep2d::new(scene)),
         1 => Box::new(Rapier::new(spec)),
-        _ => Box::new(Box2d::new(spec, |_| false)),
+        2 => Box::new(Box2d::new(spec, |_| false)),
+        _ => Box::new(Sweep2d::with_threads(scene, threads)),
     }
 }
 
@@ -147,7 +158,8 @@ fn best(v: &[f64]) -> f64 {
     v.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
-fn worlds(rounds: usize, only: Option<&str>) {
+fn worlds(rounds: usize, only: Option<&str>, threads: usize) {
+    let engines = engine_names(threads);
     for ws in world_scenes() {
         if only.is_some_and(|o| o != ws.name) {
             continue;
@@ -170,13 +182,13 @@ fn worlds(rounds: usize, only: Option<&str>) {
             rounds
         );
         // times[engine][phase][round]
-        let mut times = vec![vec![Vec::new(); ws.phases.len()]; ENGINES.len()];
-        let mut states = [State::default(); ENGINES.len()];
-        let mut overlaps = [(0.0, 0); ENGINES.len()];
+        let mut times = vec![vec![Vec::new(); ws.phases.len()]; engines.len()];
+        let mut states = vec![State::default(); engines.len()];
+        let mut overlaps = vec![(0.0, 0); engines.len()];
         for round in 0..rounds {
-            for k in 0..ENGINES.len() {
-                let which = (round + k) % ENGINES.len();
-                let mut engine = make_engine(which, &scene, &spec);
+            for k in 0..engines.len() {
+                let which = (round + k) % engines.len();
+                let mut engine = make_engine(which, &scene, &spec, threads);
                 let (means, state) = run_once(engine.as_mut(), &ws.phases);
                 for (p, m) in means.into_iter().enumerate() {
                     times[which][p].push(m);
@@ -188,7 +200,7 @@ fn worlds(rounds: usize, only: Option<&str>) {
         for (p, phase) in ws.phases.iter().enumerate() {
             println!("{}:", phase.name);
             let reference = median(&times[0][p]);
-            for (e, name) in ENGINES.iter().enumerate() {
+            for (e, name) in engines.iter().enumerate() {
                 let med = median(&times[e][p]);
                 println!(
                     "  {name:14} median {med:9.3} ms/step   best {:9.3}   {:6.2}x sweep2d's time",
@@ -199,7 +211,7 @@ fn worlds(rounds: usize, only: Option<&str>) {
         }
         let steps = ws.phases.iter().map(|p| p.to).max().unwrap_or(0);
         println!("quality after {steps} steps:");
-        for (e, name) in ENGINES.iter().enumerate() {
+        for (e, name) in engines.iter().enumerate() {
             let s = &states[e];
             let drift = match (start_tracked, s.tracked) {
                 (Some(a), Some(b)) => format!(
@@ -280,7 +292,7 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers queries|worlds|ccd|all [--rounds N] [--only NAME] [--sleep]\n\
+        "usage: peers queries|worlds|ccd|all [--rounds N] [--only NAME] [--sleep] [--threads N]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
@@ -289,7 +301,9 @@ fn usage() -> ! {
          --rounds interleaved rounds per scene (default 3)\n\
          --sleep  let Rapier and Box2D put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
-                  tall_stack_200"
+                  tall_stack_200\n\
+         --threads in worlds, also run sweep2d with its `parallel` feature on N threads (an extra\n\
+                  row; every other row is single-threaded)"
     );
     std::process::exit(2);
 }
@@ -299,6 +313,7 @@ fn main() {
     let mut mode = None;
     let mut rounds = 3;
     let mut only = None;
+    let mut threads = 1;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -311,6 +326,13 @@ fn main() {
             }
             "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
             "--sleep" => engines::set_peers_sleep(true),
+            "--threads" => {
+                threads = it
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &usize| n > 0)
+                    .unwrap_or_else(|| usage());
+            }
             "worlds" | "queries" | "ccd" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
@@ -323,6 +345,12 @@ fn main() {
             usage();
         }
     }
+    // Every engine but the `--threads` row runs on the calling thread: sweep2d's `parallel`
+    // feature takes its thread count from rayon's global pool, set here to one thread.
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build_global()
+        .expect("rayon's global pool is set once, here");
     println!("# peer benchmark");
     println!("machine: {}", machine());
     println!(
@@ -351,7 +379,7 @@ fn main() {
         queries::run(rounds.max(5));
     }
     if mode == "worlds" || mode == "all" {
-        worlds(rounds, only.as_deref());
+        worlds(rounds, only.as_deref(), threads);
     }
     if mode == "ccd" || mode == "all" {
         ccd::run();
