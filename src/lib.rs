@@ -55,13 +55,15 @@ mod nalgebra_interop;
 pub use glam;
 
 pub use constants::MAX_POLYGON_VERTICES;
-pub use dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind, MixingRule};
+pub use dynamics::{
+    Body, BodyDef, BodyError, BodyId, BodyKind, Filter, MixingRule, ShapeDef, ShapeId,
+};
 pub use math::{Aabb, Real, Rot, Transform, Vec2};
 pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
-pub use world::{StepEvents, StepProfile, World, WorldConfig, WorldError};
+pub use world::{SensorEvent, StepEvents, StepProfile, World, WorldConfig, WorldError};
 
 /// The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

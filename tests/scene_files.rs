@@ -230,3 +230,37 @@ fn values_the_world_refuses_name_the_field_and_nothing_is_built() {
     let e = error_of(&GOOD.replace("\"restitution\": 0.5", "\"restitution\": 1e999"));
     assert!(e.to_string().contains("line"), "{e}");
 }
+
+#[test]
+fn more_shapes_filters_and_sensors_load_and_their_errors_name_the_shape() {
+    let with_shapes = GOOD.replace(
+        "\"restitution\": 0.5",
+        "\"restitution\": 0.5, \"filter\": {\"category\": 2, \"group\": -1}, \
+         \"shapes\": [{\"shape\": {\"type\": \"circle\", \"radius\": 0.1}, \"offset\": [0.5, 0], \
+         \"density\": 3}, {\"shape\": {\"type\": \"circle\", \"radius\": 1}, \"sensor\": true, \
+         \"density\": 0}]",
+    );
+    let scene = SceneFile::load(&with_shapes).expect("loads");
+    let (id, _) = &scene.bodies[1];
+    let body = scene.world.body(*id).unwrap();
+    assert_eq!(body.shape_count(), 3);
+    let ids = scene.world.shape_ids(*id);
+    let first = scene.world.shape(ids[0]).unwrap();
+    assert_eq!((first.filter.category, first.filter.group), (2, -1));
+    assert!(scene.world.shape(ids[2]).unwrap().sensor);
+    // An extra shape's bad value names the shape and the field; an unknown field is refused.
+    let bad = with_shapes.replace("\"density\": 3", "\"density\": -3");
+    let e = error_of(&bad);
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, .. } if field == "shapes[0].density"),
+        "{e:?}"
+    );
+    let typo = with_shapes.replace("\"offset\"", "\"ofset\"");
+    assert!(error_of(&typo).to_string().contains("ofset"));
+    let mask = GOOD.replace("\"restitution\": 0.5", "\"filter\": {\"mask\": -1}");
+    assert!(
+        error_of(&mask).to_string().contains("mask"),
+        "{}",
+        error_of(&mask)
+    );
+}

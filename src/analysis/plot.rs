@@ -248,6 +248,31 @@ fn pose_near(rec: &Recording, name: &str, time: Real) -> Option<Transform> {
     Some(Transform::new(Vec2::new(s.x, s.y), s.angle))
 }
 
+/// Position (metres) of body `name`'s frame at `time`, interpolated between the recorded frames
+/// around it (the nearest frame's outside the recording).
+fn position_at(rec: &Recording, name: &str, time: Real) -> Option<(Real, Real)> {
+    let at = |f: &crate::analysis::record::Frame| {
+        f.bodies
+            .iter()
+            .find(|b| b.body == name)
+            .map(|b| (f.time, b.x, b.y))
+    };
+    let after = rec.frames.iter().position(|f| f.time >= time);
+    let (lo, hi) = match after {
+        Some(0) | None => {
+            let p = pose_near(rec, name, time)?.translation;
+            return Some((p.x, p.y));
+        }
+        Some(k) => (at(&rec.frames[k - 1])?, at(&rec.frames[k])?),
+    };
+    let s = if hi.0 > lo.0 {
+        (time - lo.0) / (hi.0 - lo.0)
+    } else {
+        1.0
+    };
+    Some((lo.1 + s * (hi.1 - lo.1), lo.2 + s * (hi.2 - lo.2)))
+}
+
 /// The region worth showing: moving bodies' paths and shapes, widened to the image's aspect.
 fn bounds(rec: &Recording, bodies: &[PlotBody], aspect: Real) -> Aabb {
     let grow = |b: &mut Option<Aabb>, a: Aabb| *b = Some(b.map_or(a, |x| x.union(&a)));
@@ -461,6 +486,52 @@ where
                 format!("impact ({})", impacts.len())
             })
             .legend(|(x, y)| Cross::new((x + 12, y), 7, RED.stroke_width(3)));
+    }
+    // Sensor events: where the visitor was when it entered (triangle) and left (circle), or the
+    // sensor's body when the visitor does not move.
+    for (kind, what, marker_colour) in [
+        (EventKind::SensorBegin, "sensor entry", RGBColor(0, 150, 60)),
+        (EventKind::SensorEnd, "sensor exit", RGBColor(150, 0, 150)),
+    ] {
+        let marks: Vec<(Real, Real)> = rec
+            .events
+            .iter()
+            .filter(|e| e.kind == kind)
+            .take(MAX_IMPACT_MARKS)
+            .filter_map(|e| {
+                let moves = |name: &String| moving.iter().any(|b| &b.name == name);
+                let who = if moves(&e.body_b) || !moves(&e.body_a) {
+                    &e.body_b
+                } else {
+                    &e.body_a
+                };
+                position_at(rec, who, e.time)
+            })
+            .collect();
+        if marks.is_empty() {
+            continue;
+        }
+        let total = rec.events.iter().filter(|e| e.kind == kind).count();
+        let style = marker_colour.stroke_width(2);
+        let entry = kind == EventKind::SensorBegin;
+        let series = marks.into_iter().map(move |p| -> DynElement<_, _> {
+            if entry {
+                TriangleMarker::new(p, 8, style).into_dyn()
+            } else {
+                Circle::new(p, 6, style).into_dyn()
+            }
+        });
+        chart
+            .draw_series(series)
+            .map_err(draw_err)?
+            .label(format!("{what} ({total})"))
+            .legend(move |(x, y)| -> DynElement<_, _> {
+                if entry {
+                    TriangleMarker::new((x + 12, y), 8, style).into_dyn()
+                } else {
+                    Circle::new((x + 12, y), 6, style).into_dyn()
+                }
+            });
     }
     chart
         .configure_series_labels()

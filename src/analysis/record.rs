@@ -82,6 +82,10 @@ pub enum EventKind {
     Impact,
     /// The continuous pass held a body still (its fallback; see `StepEvents::held`).
     Held,
+    /// A shape entered a sensor (body A the sensor's, B the visitor's; at its step fraction).
+    SensorBegin,
+    /// A shape left a sensor (at its step fraction).
+    SensorEnd,
 }
 
 impl EventKind {
@@ -91,6 +95,8 @@ impl EventKind {
             EventKind::ContactEnd => "contact_end",
             EventKind::Impact => "impact",
             EventKind::Held => "held",
+            EventKind::SensorBegin => "sensor_begin",
+            EventKind::SensorEnd => "sensor_end",
         }
     }
 
@@ -100,13 +106,16 @@ impl EventKind {
             "contact_end" => EventKind::ContactEnd,
             "impact" => EventKind::Impact,
             "held" => EventKind::Held,
+            "sensor_begin" => EventKind::SensorBegin,
+            "sensor_end" => EventKind::SensorEnd,
             _ => return None,
         })
     }
 }
 
-/// One contact or impact event (world frame). Fields that do not apply are 0 (a contact end has
-/// no point; only impacts have a fraction, closing speed and impulse).
+/// One contact, impact or sensor event (world frame). Fields that do not apply are 0 (a contact
+/// end has no point; only impacts and sensor events have a fraction, only impacts a closing speed
+/// and an impulse; a sensor event's body A is the sensor's).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EventRecord {
@@ -120,7 +129,7 @@ pub struct EventRecord {
     pub body_a: String,
     /// Second body's name (empty for `held`).
     pub body_b: String,
-    /// Fraction of the step at which an impact happened, in [0, 1].
+    /// Fraction of the step at which an impact or sensor event happened, in [0, 1].
     pub fraction: Real,
     /// Contact normal from A toward B (unit).
     pub normal: [Real; 2],
@@ -251,6 +260,17 @@ impl Recorder {
                 e.body_a,
                 Some(e.body_b),
             ));
+        }
+        for (kind, list) in [
+            (EventKind::SensorBegin, &events.sensor_begin),
+            (EventKind::SensorEnd, &events.sensor_end),
+        ] {
+            for e in list {
+                batch.push(EventRecord {
+                    fraction: e.fraction,
+                    ..event(kind, e.step, e.time, e.sensor_body, Some(e.visitor_body))
+                });
+            }
         }
         let step = world.step_count().saturating_sub(1);
         for id in &events.held {

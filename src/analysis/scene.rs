@@ -14,15 +14,17 @@
 //! Top-level fields: `bodies` (required), `gravity` (m/s², default `[0, -9.81]`), `dt` (s, default
 //! 1/60), `steps` (default 600). Body fields: `kind` (`"static"`, `"dynamic"` or `"kinematic"`),
 //! `position` (m) and `shape` are required; `name`, `angle` (rad, 0), `velocity` (m/s, `[0, 0]`),
-//! `angular_velocity` (rad/s, 0), `density` (kg/m², 1), `restitution` (0), `friction` (0.6) are
-//! optional. Shapes: see [`ShapeSpec`]. Unknown fields are errors, so a typo never passes silently.
+//! `angular_velocity` (rad/s, 0), `density` (kg/m², 1), `restitution` (0), `friction` (0.6),
+//! `filter` (`{"category", "mask", "group"}`, default `{1, all bits, 0}`), `sensor` (false) and
+//! `shapes` (more shapes: [`ShapeDefSpec`]) are optional. Shapes: see [`ShapeSpec`]. Unknown
+//! fields are errors, so a typo never passes silently.
 //!
 //! Method: the text is read with serde in one pass, tracking the path of the value being read
 //! (`serde_path_to_error`), so a wrong type or a missing field reports `bodies[3].shape.radius`
 //! with its line and column; then every body goes through [`World::add_body`]'s validation in a
 //! fresh world, which is returned only if every body was accepted.
 
-use crate::dynamics::{BodyDef, BodyId, BodyKind};
+use crate::dynamics::{BodyDef, BodyId, BodyKind, Filter, ShapeDef};
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeSpec};
@@ -75,8 +77,54 @@ pub struct BodySpec {
     /// Coulomb friction coefficient (≥ 0).
     #[serde(default = "default_friction")]
     pub friction: Real,
-    /// The shape in the body frame.
+    /// The first shape, in the body frame.
     pub shape: Shape,
+    /// Collision filter of the first shape (default: category 1, collides with everything).
+    #[serde(default, skip_serializing_if = "is_default_filter")]
+    pub filter: Filter,
+    /// The first shape is a sensor (default false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensor: bool,
+    /// More shapes of the body, each placed in the body frame (default none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shapes: Vec<ShapeDefSpec>,
+}
+
+/// One more shape of a body in a [`SceneFile`] (body frame, SI units).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShapeDefSpec {
+    /// The shape, in its own frame.
+    pub shape: Shape,
+    /// Where the shape's frame sits in the body frame (metres, default `[0, 0]`).
+    #[serde(default)]
+    pub offset: [Real; 2],
+    /// Its rotation in the body frame (radians, default 0).
+    #[serde(default)]
+    pub angle: Real,
+    /// Density (kg/m², ≥ 0, default 1).
+    #[serde(default = "default_density")]
+    pub density: Real,
+    /// Restitution (≥ 0, default 0).
+    #[serde(default)]
+    pub restitution: Real,
+    /// Coulomb friction coefficient (≥ 0, default 0.6).
+    #[serde(default = "default_friction")]
+    pub friction: Real,
+    /// Collision filter (default: collides with everything).
+    #[serde(default, skip_serializing_if = "is_default_filter")]
+    pub filter: Filter,
+    /// A sensor (default false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub sensor: bool,
+}
+
+fn is_default_filter(f: &Filter) -> bool {
+    *f == Filter::DEFAULT
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A body's kind as written in a scene file.
@@ -290,6 +338,8 @@ impl SceneFile {
                 density: spec.density,
                 restitution: spec.restitution,
                 friction: spec.friction,
+                filter: spec.filter,
+                sensor: spec.sensor,
                 name: Some(name.clone()),
                 ..BodyDef::default()
             };
@@ -300,6 +350,24 @@ impl SceneFile {
                 reason: e.to_string(),
                 location: None,
             })?;
+            for (k, extra) in spec.shapes.iter().enumerate() {
+                let def = ShapeDef {
+                    shape: extra.shape.clone(),
+                    offset: Transform::new(Vec2::from_array(extra.offset), extra.angle),
+                    density: extra.density,
+                    friction: extra.friction,
+                    restitution: extra.restitution,
+                    filter: extra.filter,
+                    sensor: extra.sensor,
+                };
+                world.add_shape(id, def).map_err(|e| SceneError::Body {
+                    index,
+                    name: spec.name.clone(),
+                    field: shape_error_field(k, &e),
+                    reason: e.to_string(),
+                    location: None,
+                })?;
+            }
             bodies.push((id, name));
         }
         Ok(LoadedScene {
@@ -313,6 +381,24 @@ impl SceneFile {
     pub fn load(text: &str) -> Result<LoadedScene, SceneError> {
         SceneFile::from_json(text)?.build()
     }
+}
+
+/// The scene-file field an error of the body's extra shape `k` is about (`shapes[k].density`).
+fn shape_error_field(k: usize, e: &crate::BodyError) -> String {
+    use crate::BodyError as E;
+    let field = match e {
+        E::NonFinite { field, .. } | E::OutOfRange { field, .. } => match *field {
+            "shape offset" => "offset",
+            "shape density" | "density" => "density",
+            "shape friction" => "friction",
+            "shape restitution" => "restitution",
+            other => other,
+        },
+        E::InvalidRotation { .. } => "angle",
+        E::Shape { .. } => "shape",
+        _ => "",
+    };
+    format!("shapes[{k}].{field}")
 }
 
 /// The scene-file field a body error is about.
@@ -417,6 +503,9 @@ pub fn demo() -> SceneFile {
         restitution: 0.0,
         friction: 0.6,
         shape: Shape::try_from(s).expect("the demo's shapes are valid"),
+        filter: Filter::DEFAULT,
+        sensor: false,
+        shapes: Vec::new(),
     };
     let bodies = vec![
         body("floor", KindSpec::Static, [0.0, -0.25], rect(6.0, 0.25)),

@@ -244,6 +244,8 @@ fn run(
         "impacts": count(EventKind::Impact),
         "contacts_begun": count(EventKind::ContactBegin),
         "held": count(EventKind::Held),
+        "sensor_begin": count(EventKind::SensorBegin),
+        "sensor_end": count(EventKind::SensorEnd),
         "deepest_overlap": deepest.as_ref().map(|(depth, a, b, step)| serde_json::json!({
             "depth": depth, "body_a": a, "body_b": b, "step": step
         })),
@@ -274,7 +276,7 @@ fn run(
             .filter_map(|(id, name)| {
                 world.body(*id).map(|b| PlotBody {
                     name: name.clone(),
-                    shape: b.shape().clone(),
+                    shape: b.combined_shape(),
                     is_static: b.kind() == BodyKind::Static,
                 })
             })

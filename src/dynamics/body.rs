@@ -6,6 +6,9 @@
 //! always the user's frame.
 
 use crate::dynamics::contact_math::{point_velocity, InverseMass};
+use crate::dynamics::shape_def::{
+    assemble, check_shape_def, Assembly, BodyShape, Filter, ShapeDef, ShapeId,
+};
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeError};
@@ -28,11 +31,14 @@ pub enum BodyKind {
 }
 
 /// Everything needed to create a body. `BodyDef::default()` is a dynamic unit box at the origin.
+///
+/// `shape`, `density`, `restitution`, `friction`, `filter` and `sensor` describe the body's first
+/// shape (at the body's origin); more shapes come from [`World::add_shape`](crate::World::add_shape).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BodyDef {
     /// Static, dynamic or kinematic.
     pub kind: BodyKind,
-    /// The collision shape, in the body's frame (metres).
+    /// The first shape, in the body's frame (metres).
     pub shape: Shape,
     /// Pose of the body's frame in the world.
     pub transform: Transform,
@@ -46,6 +52,11 @@ pub struct BodyDef {
     pub restitution: Real,
     /// Coulomb friction coefficient (≥ 0). Default 0.6.
     pub friction: Real,
+    /// Which shapes the first shape collides with. Default: everything.
+    pub filter: Filter,
+    /// The first shape is a sensor (never collides; reports what enters and leaves it). Default
+    /// false.
+    pub sensor: bool,
     /// Linear damping (1/s, ≥ 0): velocity decays as `v / (1 + dt·c)` each step. Default 0.
     pub linear_damping: Real,
     /// Angular damping (1/s, ≥ 0). Default 0.
@@ -69,6 +80,8 @@ impl Default for BodyDef {
             density: 1.0,
             restitution: 0.0,
             friction: 0.6,
+            filter: Filter::DEFAULT,
+            sensor: false,
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -124,6 +137,31 @@ pub enum BodyError {
     /// The body id is stale (the body was removed) or from another world.
     #[error("no body with id {0:?} in this world (it was removed, or belongs to another world)")]
     UnknownBody(BodyId),
+    /// The shape id names no shape of its body (the shape was removed).
+    #[error("body {body} has no shape number {index} (it was removed)")]
+    UnknownShape {
+        /// The body's name or id.
+        body: String,
+        /// The shape's number ([`ShapeId::index`]).
+        index: u32,
+    },
+    /// A body keeps at least one shape.
+    #[error("shape {index} is the last shape of body {body}: a body needs a shape; remove the body instead")]
+    LastShape {
+        /// The body's name or id.
+        body: String,
+        /// The shape's number.
+        index: u32,
+    },
+    /// A body may have at most [`MAX_SHAPES_PER_BODY`](crate::dynamics::MAX_SHAPES_PER_BODY)
+    /// shapes.
+    #[error("body {body} already has {limit} shapes, the most a body may have; split it into several bodies")]
+    TooManyShapes {
+        /// The body's name or id.
+        body: String,
+        /// The limit.
+        limit: usize,
+    },
     /// The operation does not apply to this kind of body.
     #[error("body {body} is {kind:?}: {reason}")]
     WrongKind {
@@ -143,6 +181,17 @@ pub enum BodyError {
         #[source]
         source: ShapeError,
     },
+}
+
+/// How the shapes of two bodies are filtered against each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairFilter {
+    /// No shape of one collides with any of the other's (or one has only sensors).
+    Never,
+    /// Every solid shape of one collides with every solid shape of the other.
+    All,
+    /// Some piece pairs collide: check each with [`Body::pieces_collide`].
+    Pieces,
 }
 
 /// A handle to a body: an index plus a generation, so the id of a removed body is rejected rather
@@ -178,9 +227,23 @@ impl BodyId {
 #[derive(Clone, Debug)]
 pub struct Body {
     pub(crate) kind: BodyKind,
-    pub(crate) shape: Shape,
-    /// The shape re-centred on the centre of mass (what the world collides).
+    /// The body's shapes, the first described by its `BodyDef` (see `shape_def.rs`).
+    pub(crate) shapes: Vec<BodyShape>,
+    /// The number the next added shape gets (see [`ShapeId::index`]).
+    pub(crate) next_shape: u32,
+    /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
+    /// sensors' union when no shape is solid).
     pub(crate) com_shape: Shape,
+    /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
+    pub(crate) piece_owner: Vec<u16>,
+    /// Whether some shape is solid (not a sensor): a body of sensors only collides with nothing.
+    pub(crate) solid: bool,
+    /// The sensor shapes (centre-of-mass frame) and their index in `shapes`.
+    pub(crate) sensors: Vec<(u16, Shape)>,
+    /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
+    pub(crate) uniform_filter: Option<Filter>,
+    /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
+    pub(crate) shape_version: u32,
     /// Centre of mass in the body's frame (metres).
     pub(crate) local_center: Vec2,
     /// Pose of the centre-of-mass frame in the world.
@@ -195,9 +258,6 @@ pub struct Body {
     pub(crate) inv_mass: Real,
     pub(crate) inertia: Real,
     pub(crate) inv_inertia: Real,
-    pub(crate) density: Real,
-    pub(crate) restitution: Real,
-    pub(crate) friction: Real,
     pub(crate) linear_damping: Real,
     pub(crate) angular_damping: Real,
     pub(crate) gravity_scale: Real,
@@ -295,28 +355,144 @@ impl Body {
             + 0.5 * self.inertia * self.angular_velocity * self.angular_velocity
     }
 
-    /// The collision shape, in the body's frame.
+    /// The body's first shape (the one its `BodyDef` described, or the oldest left after
+    /// removals), in the body's frame with its offset not applied (see [`Body::shapes`]).
     #[must_use]
     pub fn shape(&self) -> &Shape {
-        &self.shape
+        &self.shapes[0].def.shape
     }
 
-    /// Density (kg/m²).
+    /// The body's shapes, oldest first, with each one's number ([`ShapeId::index`]); shapes and
+    /// offsets in the body's frame (metres).
+    pub fn shapes(&self) -> impl ExactSizeIterator<Item = (u32, &ShapeDef)> {
+        self.shapes.iter().map(|s| (s.index, &s.def))
+    }
+
+    /// Every shape of the body (sensors included) as one shape in the body's frame, offsets
+    /// applied: the first shape itself for a body of one shape at its origin, else a compound of
+    /// all their convex pieces. For drawing and exporting.
+    #[must_use]
+    pub fn combined_shape(&self) -> Shape {
+        if self.shapes.len() == 1 && self.shapes[0].def.offset == Transform::IDENTITY {
+            return self.shapes[0].def.shape.clone();
+        }
+        let mut pieces = Vec::new();
+        for s in &self.shapes {
+            match s.def.shape.transformed(&s.def.offset) {
+                Shape::Compound(c) => {
+                    pieces.extend(c.pieces().iter().map(|p| (p.transform, p.shape.clone())));
+                }
+                convex => pieces.push((Transform::IDENTITY, convex)),
+            }
+        }
+        Shape::Compound(
+            crate::shape::Compound::new(pieces).expect("a body's shapes are valid pieces"),
+        )
+    }
+
+    /// The solid shapes' union in the body's frame, or `None` for a body of sensors only.
+    #[cfg_attr(not(feature = "proptest"), allow(dead_code))]
+    pub(crate) fn solid_shape(&self) -> Option<Shape> {
+        self.solid
+            .then(|| self.com_shape.translated(self.local_center))
+    }
+
+    /// Number of shapes.
+    #[must_use]
+    pub fn shape_count(&self) -> usize {
+        self.shapes.len()
+    }
+
+    /// Density of the first shape (kg/m²).
     #[must_use]
     pub fn density(&self) -> Real {
-        self.density
+        self.shapes[0].def.density
     }
 
-    /// Restitution coefficient.
+    /// Restitution coefficient of the first shape.
     #[must_use]
     pub fn restitution(&self) -> Real {
-        self.restitution
+        self.shapes[0].def.restitution
     }
 
-    /// Friction coefficient.
+    /// Friction coefficient of the first shape.
     #[must_use]
     pub fn friction(&self) -> Real {
-        self.friction
+        self.shapes[0].def.friction
+    }
+
+    /// The definition of the shape that piece `piece` of the collision geometry belongs to.
+    #[inline]
+    pub(crate) fn piece_shape(&self, piece: usize) -> &ShapeDef {
+        &self.shapes[self.piece_owner[piece] as usize].def
+    }
+
+    /// The number ([`ShapeId::index`]) of the shape piece `piece` belongs to.
+    #[inline]
+    pub(crate) fn piece_shape_index(&self, piece: usize) -> u32 {
+        self.shapes[self.piece_owner[piece] as usize].index
+    }
+
+    /// Whether piece `pa` of this body and piece `pb` of `other` may collide (their shapes'
+    /// filters; sensors never).
+    #[inline]
+    pub(crate) fn pieces_collide(&self, pa: usize, other: &Body, pb: usize) -> bool {
+        let (sa, sb) = (self.piece_shape(pa), other.piece_shape(pb));
+        !sa.sensor && !sb.sensor && sa.filter.should_collide(&sb.filter)
+    }
+
+    /// How the pair of this body and `other` is filtered (see [`PairFilter`]).
+    pub(crate) fn pair_filter(&self, other: &Body) -> PairFilter {
+        if !self.solid || !other.solid {
+            return PairFilter::Never;
+        }
+        if let (Some(fa), Some(fb)) = (self.uniform_filter, other.uniform_filter) {
+            return if fa.should_collide(&fb) {
+                PairFilter::All
+            } else {
+                PairFilter::Never
+            };
+        }
+        let pieces = |b: &Body| 0..b.piece_owner.len();
+        let any = pieces(self).any(|pa| pieces(other).any(|pb| self.pieces_collide(pa, other, pb)));
+        if any {
+            PairFilter::Pieces
+        } else {
+            PairFilter::Never
+        }
+    }
+
+    /// Takes the combined shapes `a` (mass, centre, geometry), keeping the body's frame where it
+    /// is and the velocity of every material point (the centre of mass's velocity follows it).
+    pub(crate) fn take_assembly(&mut self, a: Assembly) {
+        let frame = self.transform();
+        let previous_frame = self.previous_pose * Transform::from_translation(-self.local_center);
+        let shift = frame.rotation.rotate(a.local_center - self.local_center);
+        self.linear_velocity += self.angular_velocity * Vec2::new(-shift.y, shift.x);
+        self.local_center = a.local_center;
+        self.pose = frame * Transform::from_translation(a.local_center);
+        self.previous_pose = previous_frame * Transform::from_translation(a.local_center);
+        self.mass = a.mass;
+        self.inv_mass = if a.mass > 0.0 { 1.0 / a.mass } else { 0.0 };
+        self.inertia = a.inertia;
+        self.inv_inertia = if a.inertia > 0.0 {
+            1.0 / a.inertia
+        } else {
+            0.0
+        };
+        self.reach = a.com_shape.bounding_radius();
+        (self.anchor, self.extent) = deepest_anchor(&a.com_shape);
+        self.com_shape = a.com_shape;
+        self.piece_owner = a.piece_owner;
+        self.solid = a.solid;
+        self.sensors = a.sensors;
+        self.uniform_filter = a.uniform_filter;
+        self.shape_version = self.shape_version.wrapping_add(1);
+    }
+
+    /// The index in `shapes` of shape `id` (whose body must be this one).
+    pub(crate) fn shape_slot(&self, id: ShapeId) -> Option<usize> {
+        self.shapes.iter().position(|s| s.index == id.index)
     }
 
     /// Gravity multiplier.
@@ -494,27 +670,23 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
             expected: "positive for a dynamic body (kg/m²)",
         });
     }
-    let (mass, inertia, local_center) = if dynamic {
-        let m = def
-            .shape
-            .mass_properties(def.density)
-            .map_err(|source| BodyError::Shape {
-                body: body.clone(),
-                source,
-            })?;
-        (m.mass, m.inertia, m.center)
-    } else {
-        let c = def
-            .shape
-            .mass_properties(1.0)
-            .map(|m| m.center)
-            .unwrap_or(Vec2::ZERO);
-        (0.0, 0.0, c)
-    };
-    let com_shape = def.shape.translated(-local_center);
-    let reach = com_shape.bounding_radius();
-    let (anchor, extent) = deepest_anchor(&com_shape);
-    let pose = def.transform * Transform::from_translation(local_center);
+    let shapes = vec![BodyShape {
+        index: 0,
+        def: ShapeDef {
+            shape: def.shape,
+            offset: Transform::IDENTITY,
+            density: def.density,
+            friction: def.friction,
+            restitution: def.restitution,
+            filter: def.filter,
+            sensor: def.sensor,
+        },
+    }];
+    check_shape_def(b, &shapes[0].def)?;
+    let a = assemble(def.kind, &shapes, b)?;
+    let reach = a.com_shape.bounding_radius();
+    let (anchor, extent) = deepest_anchor(&a.com_shape);
+    let pose = def.transform * Transform::from_translation(a.local_center);
     let (linear_velocity, angular_velocity) = if def.kind == BodyKind::Static {
         (Vec2::ZERO, 0.0)
     } else {
@@ -522,22 +694,29 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     };
     Ok(Body {
         kind: def.kind,
-        shape: def.shape,
-        com_shape,
-        local_center,
+        shapes,
+        next_shape: 1,
+        com_shape: a.com_shape,
+        piece_owner: a.piece_owner,
+        solid: a.solid,
+        sensors: a.sensors,
+        uniform_filter: a.uniform_filter,
+        shape_version: 0,
+        local_center: a.local_center,
         pose,
         previous_pose: pose,
         linear_velocity,
         angular_velocity,
         force: Vec2::ZERO,
         torque: 0.0,
-        mass,
-        inv_mass: if mass > 0.0 { 1.0 / mass } else { 0.0 },
-        inertia,
-        inv_inertia: if inertia > 0.0 { 1.0 / inertia } else { 0.0 },
-        density: def.density,
-        restitution: def.restitution,
-        friction: def.friction,
+        mass: a.mass,
+        inv_mass: if a.mass > 0.0 { 1.0 / a.mass } else { 0.0 },
+        inertia: a.inertia,
+        inv_inertia: if a.inertia > 0.0 {
+            1.0 / a.inertia
+        } else {
+            0.0
+        },
         linear_damping: def.linear_damping,
         angular_damping: def.angular_damping,
         gravity_scale: def.gravity_scale,

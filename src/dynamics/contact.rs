@@ -7,7 +7,7 @@
 
 use crate::constants::CONTACT_RECYCLE_COS_ANGLE;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
-use crate::dynamics::body::Body;
+use crate::dynamics::body::{Body, PairFilter};
 use crate::dynamics::contact_math::{bodies_relative_velocity, MixingRule};
 use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
@@ -46,6 +46,9 @@ pub(crate) struct ManifoldPoint {
 pub(crate) struct PieceManifold {
     pub piece_a: u16,
     pub piece_b: u16,
+    /// Friction and restitution of the two pieces' shapes, mixed by the world's rules.
+    pub friction: Real,
+    pub restitution: Real,
     /// Unit normal from A toward B (world).
     pub normal: Vec2,
     pub points: [ManifoldPoint; MAX_MANIFOLD_POINTS],
@@ -67,9 +70,11 @@ pub(crate) struct PairContact {
     pub manifolds: Vec<PieceManifold>,
     /// Last step's manifolds, kept only to carry impulses over (a reused buffer).
     previous: Vec<PieceManifold>,
-    /// Friction and restitution mixed from the two bodies.
-    pub friction: Real,
-    pub restitution: Real,
+    /// How the world mixes two shapes' friction and restitution.
+    mixing: ContactMixing,
+    /// How the two bodies' shapes are filtered (set by the world's pair update; never
+    /// [`PairFilter::Never`] while the contact exists).
+    pub filter: PairFilter,
     /// Touching as reported by events (with hysteresis: begins within `LINEAR_SLOP`, ends when no
     /// manifold point is left within the speculative distance).
     pub touching: bool,
@@ -101,19 +106,22 @@ struct ComputedAt {
     relative: Transform,
     rotation_a: Rot,
     rotation_b: Rot,
+    /// The bodies' shape versions (see `Body::shape_version`) and the pair's filter then.
+    versions: (u32, u32),
+    filter: PairFilter,
 }
 
 impl PairContact {
-    /// A contact between bodies `a` and `b` (keys, `a < b`), with their friction and restitution
-    /// mixed by the world's rules.
-    pub fn new(a: u32, b: u32, ba: &Body, bb: &Body, mixing: ContactMixing) -> Self {
+    /// A contact between bodies `a` and `b` (keys, `a < b`) whose shapes are filtered by
+    /// `filter`, their materials mixed by the world's rules.
+    pub fn new(a: u32, b: u32, filter: PairFilter, mixing: ContactMixing) -> Self {
         Self {
             a,
             b,
             manifolds: Vec::new(),
             previous: Vec::new(),
-            friction: mixing.friction.mix(ba.friction, bb.friction),
-            restitution: mixing.restitution.mix(ba.restitution, bb.restitution),
+            mixing,
+            filter,
             touching: false,
             bounce: false,
             impact: false,
@@ -123,17 +131,19 @@ impl PairContact {
         }
     }
 
+    /// Whether some manifold has restitution (its shapes bounce).
+    pub fn bouncy(&self) -> bool {
+        self.manifolds.iter().any(|m| m.restitution > 0.0)
+    }
+
     /// Returns `true` if some manifold point exists.
     pub fn has_points(&self) -> bool {
         self.manifolds.iter().any(|m| m.count > 0)
     }
 
-    /// The normal and point of the first manifold point, if any (world).
-    pub fn first_point(&self) -> Option<(Vec2, Vec2)> {
-        self.manifolds
-            .iter()
-            .find(|m| m.count > 0)
-            .map(|m| (m.normal, m.points[0].point))
+    /// The first manifold with points, if any.
+    pub fn first_manifold(&self) -> Option<&PieceManifold> {
+        self.manifolds.iter().find(|m| m.count > 0)
     }
 
     /// The smallest separation over all points (metres), or infinity.
@@ -177,12 +187,15 @@ impl PairContact {
             relative: ba.pose.inv_mul(&bb.pose),
             rotation_a: ba.pose.rotation,
             rotation_b: bb.pose.rotation,
+            versions: (ba.shape_version, bb.shape_version),
+            filter: self.filter,
         });
         // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
         // roles each step: no allocation once they have grown.
         std::mem::swap(&mut self.manifolds, &mut self.previous);
         self.manifolds.clear();
         let (old, fresh) = (&self.previous, &mut self.manifolds);
+        let (filter, mixing) = (self.filter, self.mixing);
         for_each_piece_pair(
             &ba.com_shape,
             &ba.pose,
@@ -190,13 +203,19 @@ impl PairContact {
             &bb.pose,
             margin,
             &mut |sa, xa, sb, xb, ia, ib| {
+                if filter == PairFilter::Pieces && !ba.pieces_collide(ia, bb, ib) {
+                    return;
+                }
                 let Some(m) = local_manifold(sa, xa, sb, xb, margin, SOLVER_REFERENCE_FACE_BIAS)
                 else {
                     return;
                 };
+                let (da, db) = (ba.piece_shape(ia), bb.piece_shape(ib));
                 let mut pm = PieceManifold {
                     piece_a: ia as u16,
                     piece_b: ib as u16,
+                    friction: mixing.friction.mix(da.friction, db.friction),
+                    restitution: mixing.restitution.mix(da.restitution, db.restitution),
                     normal: xa.transform_vector(m.normal),
                     ..Default::default()
                 };
@@ -238,7 +257,7 @@ impl PairContact {
         } else {
             self.min_separation() <= LINEAR_SLOP
         };
-        self.bounce = !was && self.restitution > 0.0 && self.closing_speed(ba, bb) > bounce_speed;
+        self.bounce = !was && self.bouncy() && self.closing_speed(ba, bb) > bounce_speed;
         self.impact = false;
         (was, self.touching)
     }
@@ -249,6 +268,9 @@ impl PairContact {
         let Some(at) = self.computed_at else {
             return false;
         };
+        if at.versions != (ba.shape_version, bb.shape_version) || at.filter != self.filter {
+            return false; // shapes or filters changed: compute afresh
+        }
         let kinematic = |b: &Body| b.kind == crate::dynamics::BodyKind::Kinematic;
         if recycle_distance <= 0.0 || kinematic(ba) || kinematic(bb) || self.manifolds.is_empty() {
             return false;

@@ -10,6 +10,7 @@ pub(crate) mod body;
 pub(crate) mod contact;
 pub(crate) mod contact_math;
 pub(crate) mod graph;
+pub(crate) mod shape_def;
 #[allow(unsafe_code)] // shares body states among a stage's blocks: see `stages.rs`
 pub(crate) mod solver;
 #[allow(unsafe_code)] // `SharedSlice`
@@ -19,3 +20,4 @@ pub(crate) mod wide;
 
 pub use body::{Body, BodyDef, BodyError, BodyId, BodyKind};
 pub use contact_math::MixingRule;
+pub use shape_def::{Filter, ShapeDef, ShapeId, MAX_SHAPES_PER_BODY};

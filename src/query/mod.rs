@@ -41,7 +41,7 @@ pub use contact::{Contact, FeatureId, MAX_MANIFOLD_POINTS};
 pub use motion::Motion;
 pub use ray::{ray_cast, RayHit};
 pub use swept::{swept_aabb, swept_hull, swept_intersects, SweptHull};
-pub(crate) use toi::time_of_impact_unchecked;
+pub(crate) use toi::time_of_impact_filtered;
 pub use toi::{time_of_impact, time_of_impact_with, Toi, ToiError, ToiOptions, ToiStatus};
 
 use crate::constants::{MANIFOLD_TOLERANCE, REFERENCE_FACE_BIAS};

@@ -86,6 +86,10 @@ pub struct Toi {
     /// The contact manifold at the poses of `t` (world), for the solver to respond at the moment of
     /// impact. Its `depth` is 0 unless the shapes overlapped at `t = 0`.
     pub contact: Contact,
+    /// The convex piece of A that touches: its index in A's compound, 0 for a convex shape.
+    pub piece_a: usize,
+    /// The convex piece of B that touches.
+    pub piece_b: usize,
 }
 
 /// Why a time-of-impact query was rejected.
@@ -178,7 +182,23 @@ pub(crate) fn time_of_impact_unchecked(
     mb: &Motion,
     options: &ToiOptions,
 ) -> Option<Toi> {
+    time_of_impact_filtered(a, ma, b, mb, options, None)
+}
+
+/// [`time_of_impact_unchecked`] over only the piece pairs `(i, j)` (indices into A's and B's
+/// compounds; 0 for a convex shape) for which `accept(i, j)`, or all of them for `None`.
+pub(crate) fn time_of_impact_filtered(
+    a: &Shape,
+    ma: &Motion,
+    b: &Shape,
+    mb: &Motion,
+    options: &ToiOptions,
+    accept: Option<&dyn Fn(usize, usize) -> bool>,
+) -> Option<Toi> {
     if a.is_convex() && b.is_convex() {
+        if accept.is_some_and(|accept| !accept(0, 0)) {
+            return None;
+        }
         let pa = Piece::new(a, Transform::IDENTITY, ma);
         let pb = Piece::new(b, Transform::IDENTITY, mb);
         return piece_toi(&pa, &pb, options);
@@ -187,13 +207,13 @@ pub(crate) fn time_of_impact_unchecked(
     let (pieces_a, pieces_b) = (pieces(a, ma), pieces(b, mb));
     let boxes_b: Vec<Aabb> = pieces_b.iter().map(Piece::swept_box).collect();
     let mut best: Option<Toi> = None;
-    for pa in &pieces_a {
+    for (i, pa) in pieces_a.iter().enumerate() {
         let box_a = pa.swept_box();
-        for (pb, box_b) in pieces_b.iter().zip(&boxes_b) {
-            if !box_a.overlaps(box_b) {
+        for (j, (pb, box_b)) in pieces_b.iter().zip(&boxes_b).enumerate() {
+            if !box_a.overlaps(box_b) || accept.is_some_and(|accept| !accept(i, j)) {
                 continue;
             }
-            if let Some(toi) = piece_toi(pa, pb, options) {
+            if let Some(mut toi) = piece_toi(pa, pb, options) {
                 let earlier = best.as_ref().is_none_or(|b| {
                     toi.t < b.t
                         || (toi.t == b.t
@@ -201,6 +221,7 @@ pub(crate) fn time_of_impact_unchecked(
                             && toi.separation < b.separation)
                 });
                 if earlier {
+                    (toi.piece_a, toi.piece_b) = (i, j);
                     best = Some(toi);
                 }
             }
@@ -303,6 +324,8 @@ fn make_toi(
         status,
         iterations,
         contact,
+        piece_a: 0,
+        piece_b: 0,
     }
 }
 

@@ -249,6 +249,36 @@ impl Shape {
         }
     }
 
+    /// The shape placed by `xf` within its own frame: every point `p` moved to `xf · p` (a rigid
+    /// motion; a convex shape stays the same kind of shape).
+    #[must_use]
+    pub fn transformed(&self, xf: &Transform) -> Shape {
+        match self {
+            Shape::Circle(c) => Shape::Circle(
+                Circle::with_center(xf.transform_point(c.center()), c.radius())
+                    .expect("a moved circle stays valid"),
+            ),
+            Shape::Capsule(c) => Shape::Capsule(
+                Capsule::new(
+                    xf.transform_point(c.a()),
+                    xf.transform_point(c.b()),
+                    c.radius(),
+                )
+                .expect("a moved capsule stays valid"),
+            ),
+            Shape::Polygon(p) => Shape::Polygon(p.transformed(xf)),
+            Shape::Compound(c) => Shape::Compound(
+                Compound::new(
+                    c.pieces()
+                        .iter()
+                        .map(|p| (*xf * p.transform, p.shape.clone()))
+                        .collect(),
+                )
+                .expect("a moved compound stays valid"),
+            ),
+        }
+    }
+
     /// The shape moved by `offset` metres within its own frame (every point shifted).
     #[must_use]
     pub fn translated(&self, offset: Vec2) -> Shape {

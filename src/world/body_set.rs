@@ -30,9 +30,22 @@ pub(crate) struct BodySet {
     /// Key of each dense body.
     keys: Vec<u32>,
     free: Vec<u32>,
+    /// Some body's shapes or filters changed since the last step: contacts re-read their pairs'
+    /// filters (see `step::update_pairs`).
+    pub shapes_changed: bool,
+    /// Number of sensor shapes over all bodies (the sensor pass runs only when there are some).
+    pub sensor_shapes: usize,
 }
 
 impl BodySet {
+    /// The id of the shape that piece `piece` of body `key`'s collision geometry belongs to.
+    pub fn shape_id(&self, key: u32, piece: usize) -> crate::dynamics::ShapeId {
+        crate::dynamics::ShapeId {
+            body: self.id(key),
+            index: self.at(key).piece_shape_index(piece),
+        }
+    }
+
     /// Number of live bodies.
     pub fn len(&self) -> usize {
         self.bodies.len()
@@ -50,6 +63,7 @@ impl BodySet {
 
     /// Stores a body with its proxy under [`BodySet::next_key`].
     pub fn insert(&mut self, body: Body, proxy: ProxyKey) -> BodyId {
+        self.sensor_shapes += body.sensors.len();
         let dense = self.bodies.len() as u32;
         let key = match self.free.pop() {
             Some(key) => {
@@ -82,6 +96,7 @@ impl BodySet {
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(key);
         let body = self.bodies.swap_remove(dense);
+        self.sensor_shapes -= body.sensors.len();
         self.keys.swap_remove(dense);
         if let Some(&moved) = self.keys.get(dense) {
             self.slots[moved as usize].dense = dense as u32;

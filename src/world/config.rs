@@ -159,4 +159,20 @@ impl WorldConfig {
             restitution: self.restitution_mixing,
         }
     }
+
+    /// Friction and restitution of piece `pa` of `ba` against piece `pb` of `bb`: their shapes'
+    /// values mixed by the world's rules.
+    pub(crate) fn piece_material(
+        &self,
+        ba: &crate::Body,
+        pa: usize,
+        bb: &crate::Body,
+        pb: usize,
+    ) -> (crate::Real, crate::Real) {
+        let (da, db) = (ba.piece_shape(pa), bb.piece_shape(pb));
+        (
+            self.friction_mixing.mix(da.friction, db.friction),
+            self.restitution_mixing.mix(da.restitution, db.restitution),
+        )
+    }
 }

@@ -1,7 +1,7 @@
 //! Events a step reports: contacts beginning and ending, and impacts found by the continuous pass.
 
 use super::step::Clock;
-use crate::dynamics::BodyId;
+use crate::dynamics::{BodyId, ShapeId};
 use crate::math::Real;
 use crate::math::Vec2;
 
@@ -15,6 +15,10 @@ pub struct ContactBegin {
     pub body_a: BodyId,
     /// Second body.
     pub body_b: BodyId,
+    /// The shape of A at `point`.
+    pub shape_a: ShapeId,
+    /// The shape of B at `point`.
+    pub shape_b: ShapeId,
     /// Step in which it was found.
     pub step: u64,
     /// Simulated time at the start of that step (seconds).
@@ -46,6 +50,10 @@ pub struct Impact {
     pub body_a: BodyId,
     /// Second body.
     pub body_b: BodyId,
+    /// The shape of A that was hit.
+    pub shape_a: ShapeId,
+    /// The shape of B that was hit.
+    pub shape_b: ShapeId,
     /// Step in which it happened.
     pub step: u64,
     /// Fraction of the step at which the shapes met, in `[0, 1]`.
@@ -62,6 +70,28 @@ pub struct Impact {
     pub impulse: Real,
 }
 
+/// A shape entered or left a sensor during a step (see `world/sensors.rs`: found on the bodies'
+/// straight motions over the step, so a visitor crossing a thin sensor within one step reports
+/// both its entry and its exit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SensorEvent {
+    /// The sensor's body.
+    pub sensor_body: BodyId,
+    /// The sensor shape.
+    pub sensor_shape: ShapeId,
+    /// The visiting body.
+    pub visitor_body: BodyId,
+    /// The visiting shape.
+    pub visitor_shape: ShapeId,
+    /// Step in which it happened.
+    pub step: u64,
+    /// Fraction of the step, in `[0, 1]`, at which the shapes first touched (begin) or last
+    /// touched (end).
+    pub fraction: Real,
+    /// Simulated time of that moment (seconds): step start + `fraction × dt`.
+    pub time: Real,
+}
+
 /// The events of one step (or of all steps of one `advance`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepEvents {
@@ -71,6 +101,10 @@ pub struct StepEvents {
     pub contact_end: Vec<ContactEnd>,
     /// Impacts, in time order within each step.
     pub impacts: Vec<Impact>,
+    /// Shapes that entered a sensor (sensor by sensor, visitors in id order).
+    pub sensor_begin: Vec<SensorEvent>,
+    /// Shapes that left a sensor (a visitor that crossed it within the step has both events).
+    pub sensor_end: Vec<SensorEvent>,
     /// Bodies the continuous pass had to hold still for the rest of the step (its fallback when
     /// the impact budget ran out or a contact could not be resolved in time): each stopped at a
     /// pose that overlaps nothing past the slop, with its velocity zeroed. Never tunnelling, but
@@ -84,6 +118,8 @@ impl StepEvents {
         self.contact_begin.clear();
         self.contact_end.clear();
         self.impacts.clear();
+        self.sensor_begin.clear();
+        self.sensor_end.clear();
         self.held.clear();
     }
 
@@ -93,6 +129,8 @@ impl StepEvents {
         self.contact_begin.is_empty()
             && self.contact_end.is_empty()
             && self.impacts.is_empty()
+            && self.sensor_begin.is_empty()
+            && self.sensor_end.is_empty()
             && self.held.is_empty()
     }
 }
@@ -101,15 +139,17 @@ impl StepEvents {
     /// Records that two bodies began touching in the step that `clock` is running.
     pub(crate) fn contact_began(
         &mut self,
-        body_a: BodyId,
-        body_b: BodyId,
+        shape_a: ShapeId,
+        shape_b: ShapeId,
         clock: &Clock,
         normal: Vec2,
         point: Vec2,
     ) {
         self.contact_begin.push(ContactBegin {
-            body_a,
-            body_b,
+            body_a: shape_a.body,
+            body_b: shape_b.body,
+            shape_a,
+            shape_b,
             step: clock.step,
             time: clock.time,
             normal,

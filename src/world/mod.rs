@@ -21,11 +21,13 @@ mod continuous;
 mod events;
 mod profile;
 mod queries;
+mod sensors;
+mod shapes;
 mod solve;
 mod step;
 
 pub use config::{WorldConfig, WorldError};
-pub use events::{ContactBegin, ContactEnd, Impact, StepEvents};
+pub use events::{ContactBegin, ContactEnd, Impact, SensorEvent, StepEvents};
 pub use profile::StepProfile;
 pub use queries::WorldRayHit;
 
@@ -50,6 +52,8 @@ pub struct World {
     clock: Clock,
     /// Time spent in each stage of the last step.
     profile: StepProfile,
+    /// Sensor shapes and the shapes inside them (see `sensors.rs`).
+    sensor_overlaps: sensors::SensorOverlaps,
 }
 
 /// The broad-phase proxy type of a body kind.
@@ -85,6 +89,7 @@ impl World {
             events: StepEvents::default(),
             clock: Clock::default(),
             profile: StepProfile::default(),
+            sensor_overlaps: Default::default(),
         })
     }
 

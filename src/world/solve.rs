@@ -144,8 +144,8 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
                 mass_a: ba.inverse_mass(),
                 mass_b: bb.inverse_mass(),
                 normal: m.normal,
-                friction: c.friction,
-                restitution: c.restitution,
+                friction: m.friction,
+                restitution: m.restitution,
                 points,
                 count: m.count,
                 soft: Default::default(),
@@ -248,13 +248,13 @@ fn report_meetings(
             continue;
         }
         contact.touching = true;
-        let point = contact.manifolds[c.source.1].points[k].point;
+        let m = &contact.manifolds[c.source.1];
         events.contact_began(
-            bodies.id(contact.a),
-            bodies.id(contact.b),
+            bodies.shape_id(contact.a, m.piece_a as usize),
+            bodies.shape_id(contact.b, m.piece_b as usize),
             clock,
             c.normal,
-            point,
+            m.points[k].point,
         );
     }
 }

@@ -10,6 +10,8 @@
 //! 4. continuous time of impact for the pairs the solver cannot be trusted with; impacts
 //!               processed in time order with re-sweeps, so no body loses the rest of its step
 //!                                                                                 continuous/
+//!    sensors    shapes entering and leaving sensors during the step, with the fractions
+//!               at which they did (only when some body has a sensor)            sensors.rs
 //! 5. refit      broad-phase proxies at the final poses                            refit
 //! ```
 //!
@@ -23,10 +25,12 @@ use super::contact_set::ContactSet;
 use super::continuous::ContinuousPass;
 use super::events::StepEvents;
 use super::profile::Laps;
+use super::sensors::sensor_pass;
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
 use crate::constants::SPECULATIVE_DISTANCE;
+use crate::dynamics::body::PairFilter;
 use crate::dynamics::contact::PairContact;
 use crate::math::{Real, Vec2};
 
@@ -69,6 +73,7 @@ impl World {
             events,
             clock,
             profile,
+            sensor_overlaps,
         } = self;
         let mut laps = Laps::start();
         for (_, b) in bodies.iter_mut() {
@@ -83,6 +88,17 @@ impl World {
         if config.continuous {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .run(&buffers.angles);
+        }
+        if bodies.sensor_shapes > 0 || !sensor_overlaps.is_empty() {
+            sensor_pass(
+                bodies,
+                broad_phase,
+                sensor_overlaps,
+                events,
+                clock,
+                config.dt,
+                &buffers.angles,
+            );
         }
         profile.continuous = laps.lap();
         refit(broad_phase, bodies, config, buffers);
@@ -105,23 +121,33 @@ const PARALLEL_MIN_CONTACTS: usize = 64;
 fn update_pairs(
     broad_phase: &mut BroadPhase,
     contacts: &mut ContactSet,
-    bodies: &BodySet,
+    bodies: &mut BodySet,
     events: &mut StepEvents,
     config: &WorldConfig,
     clock: &Clock,
 ) {
     let mixing = config.mixing();
-    for &(a, b) in broad_phase.update_pairs(|a, b| contacts.contains(a, b)) {
-        contacts.insert(PairContact::new(a, b, bodies.at(a), bodies.at(b), mixing));
+    // Pairs whose shapes cannot collide (filters, sensors) never become contacts.
+    let known_or_filtered = |a: u32, b: u32| {
+        contacts.contains(a, b) || bodies.at(a).pair_filter(bodies.at(b)) == PairFilter::Never
+    };
+    for &(a, b) in broad_phase.update_pairs(known_or_filtered) {
+        let filter = bodies.at(a).pair_filter(bodies.at(b));
+        contacts.insert(PairContact::new(a, b, filter, mixing));
     }
+    // After shapes or filters changed, every contact's filter is looked at again.
+    let refilter = std::mem::take(&mut bodies.shapes_changed);
     let mut k = 0;
     while k < contacts.len() {
-        let c = &contacts.as_slice()[k];
+        let c = &mut contacts.as_mut_slice()[k];
         let (a, b) = (c.a, c.b);
         let overlap = broad_phase
             .fat_aabb(bodies.proxy(a))
             .overlaps(&broad_phase.fat_aabb(bodies.proxy(b)));
-        if overlap {
+        if refilter {
+            c.filter = bodies.at(a).pair_filter(bodies.at(b));
+        }
+        if overlap && c.filter != PairFilter::Never {
             k += 1;
             continue;
         }
@@ -179,8 +205,12 @@ fn narrow_phase(
     for (contact, &(was, is)) in contacts.as_slice().iter().zip(touched.iter()) {
         let (a, b) = (contact.a, contact.b);
         if !was && is {
-            if let Some((normal, point)) = contact.first_point() {
-                events.contact_began(bodies.id(a), bodies.id(b), clock, normal, point);
+            if let Some(m) = contact.first_manifold() {
+                let (sa, sb) = (
+                    bodies.shape_id(a, m.piece_a as usize),
+                    bodies.shape_id(b, m.piece_b as usize),
+                );
+                events.contact_began(sa, sb, clock, m.normal, m.points[0].point);
             }
         } else if was && !is {
             events.contact_ended(bodies.id(a), bodies.id(b), clock);

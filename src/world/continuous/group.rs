@@ -10,6 +10,7 @@
 
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
+use crate::dynamics::body::PairFilter;
 use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
@@ -106,11 +107,7 @@ impl ContinuousPass<'_> {
             self.segments[a as usize].pose_at(t),
             self.segments[b as usize].pose_at(t),
         );
-        let friction = self.config.friction_mixing.mix(ba.friction, bb.friction);
-        let restitution = self
-            .config
-            .restitution_mixing
-            .mix(ba.restitution, bb.restitution);
+        let pieces_filtered = ba.pair_filter(bb) == PairFilter::Pieces;
         let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
         let threshold = self.config.restitution_threshold;
         let may_bounce = self.impacts_of(a, b) < MAX_BOUNCES_PER_PAIR;
@@ -121,10 +118,14 @@ impl ContinuousPass<'_> {
             &bb.com_shape,
             &xb,
             LINEAR_SLOP,
-            &mut |sa, xsa, sb, xsb, _, _| {
+            &mut |sa, xsa, sb, xsb, ia, ib| {
+                if pieces_filtered && !ba.pieces_collide(ia, bb, ib) {
+                    return;
+                }
                 let Some(m) = local_manifold(sa, xsa, sb, xsb, LINEAR_SLOP, GROUP_FACE_BIAS) else {
                     return;
                 };
+                let (friction, restitution) = self.config.piece_material(ba, ia, bb, ib);
                 let normal = xsa.transform_vector(m.normal);
                 let mut contact = GroupContact {
                     a,

@@ -26,6 +26,9 @@ const MAX_IMPACTS_BEFORE_JOINING: u32 = 8;
 struct Hit<'p> {
     a: u32,
     b: u32,
+    /// The pieces of A and B that met (see `Toi::piece_a`).
+    piece_a: usize,
+    piece_b: usize,
     ca: Vec2,
     cb: Vec2,
     normal: Vec2,
@@ -41,6 +44,8 @@ impl ContinuousPass<'_> {
         let hit = Hit {
             a,
             b,
+            piece_a: pending.toi.piece_a,
+            piece_b: pending.toi.piece_b,
             ca: sa.pose_at(t).translation,
             cb: sb.pose_at(t).translation,
             normal: pending.toi.normal,
@@ -95,6 +100,8 @@ impl ContinuousPass<'_> {
         self.events.impacts.push(Impact {
             body_a: self.bodies.id(a),
             body_b: self.bodies.id(b),
+            shape_a: self.bodies.shape_id(a, hit.piece_a),
+            shape_b: self.bodies.shape_id(b, hit.piece_b),
             step: self.clock.step,
             fraction: t,
             time: self.clock.time + t * self.config.dt,
@@ -252,7 +259,7 @@ impl ContinuousPass<'_> {
         else {
             return false;
         };
-        if contact.restitution == 0.0 {
+        if !contact.bouncy() {
             return false;
         }
         let (ba, bb) = (self.bodies.at(contact.a), self.bodies.at(contact.b));
@@ -271,18 +278,13 @@ impl ContinuousPass<'_> {
     fn apply_impact(&mut self, hit: &Hit, elastic: bool, separate: Real) -> Real {
         let (a, b) = (hit.a, hit.b);
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        let restitution = if elastic {
-            self.config
-                .restitution_mixing
-                .mix(ba.restitution, bb.restitution)
-        } else {
-            0.0
-        };
+        let (friction, restitution) = self.config.piece_material(ba, hit.piece_a, bb, hit.piece_b);
+        let restitution = if elastic { restitution } else { 0.0 };
         let mut contact = GroupContact {
             a,
             b,
             normal: hit.normal,
-            friction: self.config.friction_mixing.mix(ba.friction, bb.friction),
+            friction,
             points: [GroupPoint::default(); MAX_MANIFOLD_POINTS],
             count: 0,
         };

@@ -347,8 +347,8 @@ impl<'w> ContinuousPass<'w> {
         let (bodies, segments, dt) = (&*self.bodies, &self.segments, self.config.dt);
         let sweep = |&(a, b): &(u32, u32)| {
             let (ua, ub) = (a as usize, b as usize);
-            let (shape_a, shape_b) = (&bodies.at(a).com_shape, &bodies.at(b).com_shape);
-            schedule::sweep_pair(shape_a, &segments[ua], shape_b, &segments[ub], 0.0, dt)
+            let (ba, bb) = (bodies.at(a), bodies.at(b));
+            schedule::sweep_pair(ba, &segments[ua], bb, &segments[ub], 0.0, dt)
         };
         #[cfg(feature = "parallel")]
         let impacts: Vec<_> = if crate::dynamics::stages::thread_count() > 1 {

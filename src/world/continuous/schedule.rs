@@ -13,13 +13,12 @@ use super::{
 };
 use crate::broadphase::BroadPhase;
 use crate::constants::LINEAR_SLOP;
+use crate::dynamics::body::{Body, PairFilter};
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
 use crate::query::{
-    contact as contact_query, contains_point, time_of_impact, time_of_impact_unchecked, Toi,
-    ToiOptions, ToiStatus,
+    contact as contact_query, contains_point, time_of_impact_filtered, Toi, ToiOptions, ToiStatus,
 };
-use crate::shape::Shape;
 use crate::world::contact_set::pair_key;
 use crate::world::proxy_type;
 use std::cmp::Reverse;
@@ -63,7 +62,9 @@ impl ContinuousPass<'_> {
         else {
             return false;
         };
-        if contact.impact {
+        if contact.impact || contact.filter == PairFilter::Pieces {
+            // (Pairs of bodies whose shapes are filtered piece by piece are always swept: the
+            // shortcuts below measure whole bodies.)
             return false;
         }
         let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
@@ -212,6 +213,9 @@ impl ContinuousPass<'_> {
         }
         out.sort_unstable();
         out.dedup();
+        // Pairs whose shapes cannot collide (filters, sensors) are never swept.
+        let body = self.bodies.at(i);
+        out.retain(|&c| body.pair_filter(self.bodies.at(c)) != PairFilter::Never);
         self.work.set(self.work.get() + out.len());
         out
     }
@@ -233,9 +237,9 @@ impl ContinuousPass<'_> {
         if immovable && self.impacts_of(a, b) >= MAX_IMPACTS_PER_PAIR {
             return; // a sustained contact against an immovable body: see MAX_IMPACTS_PER_PAIR
         }
-        let (shape_a, shape_b) = (&self.bodies.at(a).com_shape, &self.bodies.at(b).com_shape);
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
-        if let Some((at, toi, kind)) = sweep_pair(shape_a, sa, shape_b, sb, t, self.config.dt) {
+        if let Some((at, toi, kind)) = sweep_pair(ba, sa, bb, sb, t, self.config.dt) {
             self.queue_impact(a, b, at, toi, kind);
         }
     }
@@ -256,19 +260,24 @@ impl ContinuousPass<'_> {
     }
 }
 
-/// The impact that [`ContinuousPass::schedule`] queues for shapes `shape_a`, `shape_b` (centre-of-
-/// mass frames) on segments `sa`, `sb` from step fraction `t` (a step of `dt` seconds): the
-/// fraction it happens at, the time of impact, and its kind; `None` if nothing is queued. It reads
-/// only its arguments, so the first sweeps of a step can run side by side.
+/// The impact that [`ContinuousPass::schedule`] queues for bodies `ba`, `bb` on segments `sa`,
+/// `sb` from step fraction `t` (a step of `dt` seconds): the fraction it happens at, the time of
+/// impact, and its kind; `None` if nothing is queued. It reads only its arguments, so the first
+/// sweeps of a step can run side by side.
 pub(super) fn sweep_pair(
-    shape_a: &Shape,
+    ba: &Body,
     sa: &Segment,
-    shape_b: &Shape,
+    bb: &Body,
     sb: &Segment,
     t: Real,
     dt: Real,
 ) -> Option<(Real, Toi, PendingKind)> {
-    let toi = time_of_impact(shape_a, &sa.motion_from(t), shape_b, &sb.motion_from(t))?;
+    let (shape_a, shape_b) = (&ba.com_shape, &bb.com_shape);
+    let accept = |i: usize, j: usize| ba.pieces_collide(i, bb, j);
+    let pieces = (ba.pair_filter(bb) == PairFilter::Pieces)
+        .then_some(&accept as &dyn Fn(usize, usize) -> bool);
+    let (ma, mb) = (sa.motion_from(t), sb.motion_from(t));
+    let toi = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &ToiOptions::default(), pieces)?;
     // A hit at the very start of the segment is a pair touching now, like an overlap.
     let touching_now =
         toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
@@ -290,13 +299,7 @@ pub(super) fn sweep_pair(
         target_separation: -DEEP_IMPACT_DEPTH.max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
         ..ToiOptions::default()
     };
-    let later = time_of_impact_unchecked(
-        shape_a,
-        &sa.motion_from(t),
-        shape_b,
-        &sb.motion_from(t),
-        &deep,
-    )?;
+    let later = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces)?;
     (later.status != ToiStatus::Overlapping).then_some((
         t + later.t * (1.0 - t),
         later,

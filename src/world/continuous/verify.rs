@@ -8,8 +8,11 @@
 
 use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE};
 use crate::constants::LINEAR_SLOP;
+use crate::dynamics::body::PairFilter;
 use crate::math::Real;
-use crate::query::{contact, time_of_impact_unchecked, Toi, ToiOptions, ToiStatus};
+use crate::query::{
+    contact, for_each_piece_pair, time_of_impact_filtered, Toi, ToiOptions, ToiStatus,
+};
 
 /// Rounds of the final check that queue what they find as impacts; what is still found after
 /// them is held.
@@ -128,10 +131,32 @@ impl ContinuousPass<'_> {
     /// returns only a safe time: carry on from there a few times before calling it a hit.
     fn reaches_past_slop(&self, i: u32, c: u32) -> Option<(Real, Toi)> {
         let (si, sc) = (self.segments[i as usize], self.segments[c as usize]);
-        let (shape_i, shape_c) = (&self.bodies.at(i).com_shape, &self.bodies.at(c).com_shape);
+        let (bi, bc) = (self.bodies.at(i), self.bodies.at(c));
+        let (shape_i, shape_c) = (&bi.com_shape, &bc.com_shape);
+        let accept = |p: usize, q: usize| bi.pieces_collide(p, bc, q);
+        let pieces = (bi.pair_filter(bc) == PairFilter::Pieces)
+            .then_some(&accept as &dyn Fn(usize, usize) -> bool);
         let mut from = si.t0.max(sc.t0);
-        let start_depth = contact(shape_i, &si.pose_at(from), shape_c, &sc.pose_at(from))
-            .map_or(0.0, |k| k.depth);
+        let (xi, xc) = (si.pose_at(from), sc.pose_at(from));
+        let start_depth = match pieces {
+            None => contact(shape_i, &xi, shape_c, &xc).map_or(0.0, |k| k.depth),
+            Some(accept) => {
+                let mut depth: Real = 0.0;
+                for_each_piece_pair(
+                    shape_i,
+                    &xi,
+                    shape_c,
+                    &xc,
+                    0.0,
+                    &mut |a, xa, b, xb, p, q| {
+                        if accept(p, q) {
+                            depth = depth.max(contact(a, xa, b, xb).map_or(0.0, |k| k.depth));
+                        }
+                    },
+                );
+                depth
+            }
+        };
         // Hysteresis: a pair that starts its segment near or past the check depth (one the
         // check just resolved, which now separates) counts only if it presses deeper: within the
         // slop by `DEEP_IMPACT_TOLERANCE` (never past the slop), past it by a whole slop.
@@ -146,12 +171,13 @@ impl ContinuousPass<'_> {
         };
         let mut found = None;
         for _ in 0..VERIFY_TOI_RESTARTS {
-            let toi = time_of_impact_unchecked(
+            let toi = time_of_impact_filtered(
                 shape_i,
                 &si.motion_from(from),
                 shape_c,
                 &sc.motion_from(from),
                 &options,
+                pieces,
             )?;
             let at = from + toi.t * (1.0 - from);
             let done = toi.status != ToiStatus::BudgetExhausted || at >= 1.0;

@@ -1,0 +1,112 @@
+//! A body's shapes after creation: adding and removing shapes, changing a shape's filter.
+//!
+//! Every change re-combines the body's shapes (`dynamics/shape_def.rs`): mass, centre of mass and
+//! inertia are recomputed exactly, the body's frame stays where it is (its centre of mass moves
+//! with the new mass distribution, every material point keeps its velocity), and the change takes
+//! effect on the next step: contacts of the body compute their manifolds afresh and every contact's
+//! filter is read again. A rejected call leaves the world as it was.
+
+use super::World;
+use crate::dynamics::shape_def::{assemble, check_shape_def, BodyShape, MAX_SHAPES_PER_BODY};
+use crate::dynamics::{BodyError, BodyId, Filter, ShapeDef, ShapeId};
+
+impl World {
+    /// Adds a shape to a body (its offset places it in the body's frame). Errors (world
+    /// unchanged): a stale body id, non-finite or negative numbers, a dynamic body left without
+    /// mass, more than [`MAX_SHAPES_PER_BODY`] shapes.
+    pub fn add_shape(&mut self, body: BodyId, def: ShapeDef) -> Result<ShapeId, BodyError> {
+        let (b, label) = self.body_mut(body)?;
+        check_shape_def(&label, &def)?;
+        if b.shapes.len() >= MAX_SHAPES_PER_BODY {
+            return Err(BodyError::TooManyShapes {
+                body: label,
+                limit: MAX_SHAPES_PER_BODY,
+            });
+        }
+        let index = b.next_shape;
+        let mut shapes = b.shapes.clone();
+        shapes.push(BodyShape { index, def });
+        let assembly = assemble(b.kind, &shapes, &label)?;
+        b.shapes = shapes;
+        b.next_shape += 1;
+        let old_sensors = b.sensors.len();
+        b.take_assembly(assembly);
+        self.shapes_changed(body, old_sensors);
+        Ok(ShapeId { body, index })
+    }
+
+    /// Removes a shape from its body. Errors (world unchanged): a stale id, the body's last
+    /// shape, a dynamic body left without mass.
+    pub fn remove_shape(&mut self, id: ShapeId) -> Result<ShapeDef, BodyError> {
+        let (b, label) = self.body_mut(id.body)?;
+        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
+            body: label.clone(),
+            index: id.index,
+        })?;
+        if b.shapes.len() == 1 {
+            return Err(BodyError::LastShape {
+                body: label,
+                index: id.index,
+            });
+        }
+        let mut shapes = b.shapes.clone();
+        let removed = shapes.remove(slot);
+        let assembly = assemble(b.kind, &shapes, &label)?;
+        b.shapes = shapes;
+        let old_sensors = b.sensors.len();
+        b.take_assembly(assembly);
+        self.shapes_changed(id.body, old_sensors);
+        Ok(removed.def)
+    }
+
+    /// Changes a shape's collision filter; pairs it starts or stops colliding with follow from the
+    /// next step (a touching pair that the new filter separates reports a contact end).
+    pub fn set_filter(&mut self, id: ShapeId, filter: Filter) -> Result<(), BodyError> {
+        let (b, label) = self.body_mut(id.body)?;
+        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
+            body: label.clone(),
+            index: id.index,
+        })?;
+        let mut shapes = b.shapes.clone();
+        shapes[slot].def.filter = filter;
+        let assembly = assemble(b.kind, &shapes, &label)?;
+        b.shapes = shapes;
+        let old_sensors = b.sensors.len();
+        b.take_assembly(assembly);
+        self.shapes_changed(id.body, old_sensors);
+        Ok(())
+    }
+
+    /// The definition of a shape (shape and offset in its body's frame, material, filter, sensor
+    /// flag), or `None` if it or its body was removed.
+    #[must_use]
+    pub fn shape(&self, id: ShapeId) -> Option<&ShapeDef> {
+        let b = self.bodies.get(id.body)?;
+        b.shape_slot(id).map(|slot| &b.shapes[slot].def)
+    }
+
+    /// The ids of a body's shapes, oldest first (empty for a stale body id).
+    #[must_use]
+    pub fn shape_ids(&self, body: BodyId) -> Vec<ShapeId> {
+        self.bodies.get(body).map_or_else(Vec::new, |b| {
+            b.shapes
+                .iter()
+                .map(|s| ShapeId {
+                    body,
+                    index: s.index,
+                })
+                .collect()
+        })
+    }
+
+    /// After a change of body `id`'s shapes (it had `old_sensors` sensor shapes before): its
+    /// proxy takes its new box, and contacts re-read their filters on the next step.
+    fn shapes_changed(&mut self, id: BodyId, old_sensors: usize) {
+        let key = id.index;
+        let body = self.bodies.at(key);
+        let aabb = body.aabb();
+        self.bodies.sensor_shapes = self.bodies.sensor_shapes - old_sensors + body.sensors.len();
+        self.broad_phase.reset_proxy(self.bodies.proxy(key), &aabb);
+        self.bodies.shapes_changed = true;
+    }
+}
