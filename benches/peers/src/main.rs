@@ -108,7 +108,9 @@ fn world_scenes() -> Vec<WorldScene> {
 /// The engines of the `worlds` table: the three, and sweep2d on `threads` threads when more
 /// than one.
 fn engine_names(threads: usize) -> Vec<String> {
-    let mut names: Vec<String> = ["sweep2d", "rapier2d-f64", "box2d"].map(String::from).into();
+    let mut names: Vec<String> = ["sweep2d", "rapier2d-f64", "box2d"]
+        .map(String::from)
+        .into();
     if threads > 1 {
         names.push(format!("sweep2d {threads}thr"));
     }
