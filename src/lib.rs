@@ -63,7 +63,10 @@ pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
-pub use world::{SensorEvent, StepEvents, StepProfile, World, WorldConfig, WorldError};
+pub use world::{
+    QueryFilter, SensorEvent, ShapeCastHit, StepEvents, StepProfile, World, WorldConfig,
+    WorldError, WorldRayHit,
+};
 
 /// The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

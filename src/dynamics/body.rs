@@ -513,10 +513,14 @@ impl Body {
         self.name.as_deref()
     }
 
-    /// The world box of the body's shape at its current pose (metres).
+    /// The world box of the body's shapes (sensors included) at its current pose (metres).
     #[must_use]
     pub fn aabb(&self) -> crate::Aabb {
-        self.com_shape.aabb(&self.pose)
+        let solid = self.com_shape.aabb(&self.pose);
+        // (Sensors count: the broad phase's proxy must hold them for sensor queries.)
+        self.sensors
+            .iter()
+            .fold(solid, |b, (_, s)| b.union(&s.aabb(&self.pose)))
     }
 
     /// Inverse mass and inertia (zero for static and kinematic bodies).

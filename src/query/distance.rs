@@ -11,9 +11,9 @@
 //! vertex on at least one side, so the distance is the least point–core distance over the vertices
 //! of both cores. O(n·m), used only for rounded pairs whose cores are apart.
 
-use crate::math::Real;
 use crate::math::Vec2;
-use crate::shape::Core;
+use crate::math::{Real, Transform};
+use crate::shape::{Core, Shape};
 
 /// Closest features of a point and a core (the core's radius is not applied).
 #[derive(Clone, Copy, Debug)]
@@ -113,6 +113,111 @@ pub(crate) fn core_distance(a: &Core<'_>, b: &Core<'_>) -> CoreDistance {
         }
     }
     best
+}
+
+/// The distance between two placed shapes and the closest points ([`distance`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distance {
+    /// Gap between the shapes (metres); 0 when they touch or overlap.
+    pub distance: Real,
+    /// The point of A closest to B (world metres); for overlapping shapes, a contact point.
+    pub point_a: Vec2,
+    /// The point of B closest to A (world metres); for overlapping shapes, the same point.
+    pub point_b: Vec2,
+    /// Unit vector from A toward B (world): along `point_b − point_a` when apart, the contact
+    /// normal (minimum translation direction) when overlapping.
+    pub normal: Vec2,
+}
+
+/// Distance and closest points of shapes `a` at `xa` and `b` at `xb` (world frame). Exact: the
+/// distance between the rounded cores' closest features (a vertex of one against a vertex or edge
+/// of the other), less the radii; for compounds, the nearest pair of pieces. Overlapping shapes
+/// give distance 0 with their contact point and normal ([`contact`](crate::query::contact)).
+#[must_use]
+pub fn distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Distance {
+    if let Some(c) = crate::query::contact(a, xa, b, xb) {
+        let pts = c.points();
+        let p = pts.iter().copied().sum::<Vec2>() / pts.len().max(1) as Real;
+        return Distance {
+            distance: 0.0,
+            point_a: p,
+            point_b: p,
+            normal: c.normal,
+        };
+    }
+    let mut best: Option<Distance> = None;
+    crate::query::visit_pieces(a, xa, &mut |pa, xpa, _| {
+        crate::query::visit_pieces(b, xb, &mut |pb, xpb, _| {
+            let d = convex_distance(pa, xpa, pb, xpb);
+            if best.is_none_or(|best| d.distance < best.distance) {
+                best = Some(d);
+            }
+        });
+    });
+    best.expect("every shape has a piece")
+}
+
+/// [`distance`] of two disjoint convex shapes.
+fn convex_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Distance {
+    let (ca, cb) = (
+        a.core().expect("pieces are convex"),
+        b.core().expect("pieces are convex"),
+    );
+    // Both cores in world coordinates.
+    let world = |core: &Core<'_>, x: &Transform| {
+        let points: Vec<Vec2> = core.points.iter().map(|p| x.transform_point(*p)).collect();
+        let normals: Vec<Vec2> = core
+            .normals
+            .iter()
+            .map(|n| x.transform_vector(*n))
+            .collect();
+        (points, normals)
+    };
+    let ((pa, na), (pb, nb)) = (world(&ca, xa), world(&cb, xb));
+    // The closest features of two disjoint convex cores include a vertex of one of them: each
+    // vertex against the other core (a disc's core is its one point).
+    let closest_on = |points: &[Vec2], normals: &[Vec2], q: Vec2| -> (Real, Vec2) {
+        if points.len() == 1 {
+            (q.distance(points[0]), points[0])
+        } else {
+            let r = point_core(points, normals, q);
+            (r.distance, r.closest)
+        }
+    };
+    let mut d = CoreDistance {
+        distance: Real::INFINITY,
+        point_a: Vec2::ZERO,
+        point_b: Vec2::ZERO,
+    };
+    for &q in &pb {
+        let (dist, on_a) = closest_on(&pa, &na, q);
+        if dist < d.distance {
+            d = CoreDistance {
+                distance: dist,
+                point_a: on_a,
+                point_b: q,
+            };
+        }
+    }
+    for &p in &pa {
+        let (dist, on_b) = closest_on(&pb, &nb, p);
+        if dist < d.distance {
+            d = CoreDistance {
+                distance: dist,
+                point_a: p,
+                point_b: on_b,
+            };
+        }
+    }
+    let gap = d.point_b - d.point_a;
+    let length = gap.length();
+    let normal = if length > 0.0 { gap / length } else { Vec2::X };
+    Distance {
+        distance: (d.distance - ca.radius - cb.radius).max(0.0),
+        point_a: d.point_a + ca.radius * normal,
+        point_b: d.point_b - cb.radius * normal,
+        normal,
+    }
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ mod swept;
 mod toi;
 
 pub use contact::{Contact, FeatureId, MAX_MANIFOLD_POINTS};
+pub use distance::{distance, Distance};
 pub use motion::Motion;
 pub use ray::{ray_cast, RayHit};
 pub use swept::{swept_aabb, swept_hull, swept_intersects, SweptHull};

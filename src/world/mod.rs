@@ -29,7 +29,7 @@ mod step;
 pub use config::{WorldConfig, WorldError};
 pub use events::{ContactBegin, ContactEnd, Impact, SensorEvent, StepEvents};
 pub use profile::StepProfile;
-pub use queries::WorldRayHit;
+pub use queries::{QueryFilter, ShapeCastHit, WorldRayHit};
 
 use crate::broadphase::{BroadPhase, ProxyType};
 use crate::dynamics::body::{build_body, check_finite, check_transform, check_vector};

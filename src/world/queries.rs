@@ -1,39 +1,252 @@
-//! Queries on a world: ray casts, point and box queries through the broad phase with the exact
-//! shape tests, and whole-world measures (energy, momentum, deepest overlap, counts).
+//! Queries on a world: ray casts (closest, all), shape casts, shape overlaps, point and box queries,
+//! all through the broad phase's trees with the exact shape tests and a [`QueryFilter`], and
+//! whole-world measures (energy, momentum, deepest overlap, counts).
 
 use super::World;
-use crate::dynamics::{Body, BodyId};
-use crate::math::{Aabb, Real, Vec2};
-use crate::query::{contains_point, ray_cast, RayHit};
+use crate::dynamics::{Body, BodyId, Filter, ShapeDef, ShapeId};
+use crate::math::{Aabb, Real, Transform, Vec2};
+use crate::query::{
+    contains_point, intersects, ray_cast, time_of_impact, visit_pieces, Motion, RayHit,
+};
+use crate::shape::Shape;
 
 /// A ray-cast hit on a body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldRayHit {
     /// The body hit.
     pub body: BodyId,
+    /// The shape hit.
+    pub shape: ShapeId,
     /// Where and how: fraction of the ray, point and surface normal (world).
     pub hit: RayHit,
 }
 
+/// Which shapes a world query sees: those whose filter and this one's collide
+/// ([`Filter::should_collide`]), sensors only when `sensors` is set, and never the shapes of
+/// `exclude` (the body casting the query, say). The default sees every solid shape.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct QueryFilter {
+    /// The query's own category, mask and group.
+    pub filter: Filter,
+    /// Whether sensor shapes are reported too. Default false.
+    pub sensors: bool,
+    /// A body whose shapes are skipped.
+    pub exclude: Option<BodyId>,
+}
+
+impl QueryFilter {
+    /// Whether the query sees the shape `def` of body `body`.
+    fn sees(&self, body: BodyId, def: &ShapeDef) -> bool {
+        self.exclude != Some(body)
+            && (self.sensors || !def.sensor)
+            && self.filter.should_collide(&def.filter)
+    }
+}
+
+/// The first shape a moving shape meets ([`World::shape_cast`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastHit {
+    /// The body hit.
+    pub body: BodyId,
+    /// The shape hit.
+    pub shape: ShapeId,
+    /// Fraction of the translation at which the shapes touch, in `[0, 1]` (0 when they overlap
+    /// at the start).
+    pub fraction: Real,
+    /// Contact point (world metres) at that moment.
+    pub point: Vec2,
+    /// Unit normal from the cast shape toward the shape hit (world).
+    pub normal: Vec2,
+}
+
 impl World {
-    /// Casts a ray from `origin` along `translation` (world metres) and returns the nearest body hit.
+    /// Casts a ray from `origin` along `translation` (world metres) and returns the nearest solid
+    /// shape hit (any filter).
     #[must_use]
     pub fn ray_cast(&self, origin: Vec2, translation: Vec2) -> Option<WorldRayHit> {
+        self.ray_cast_closest(origin, translation, &QueryFilter::default())
+    }
+
+    /// The nearest shape the ray `origin + s · translation`, `s ∈ [0, 1]` (world metres) hits
+    /// among those `filter` sees. Through the broad phase's trees (the ray is clipped at each
+    /// hit, so far boxes are never opened).
+    #[must_use]
+    pub fn ray_cast_closest(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Option<WorldRayHit> {
+        if !(origin.is_finite() && translation.is_finite()) {
+            return None;
+        }
         let mut best: Option<WorldRayHit> = None;
         self.broad_phase.ray_cast(origin, translation, |key, max| {
-            let body = self.bodies.at(key);
-            if let Some(hit) = ray_cast(&body.com_shape, &body.pose, origin, translation) {
-                if hit.fraction <= max && best.is_none_or(|b| hit.fraction < b.hit.fraction) {
-                    best = Some(WorldRayHit {
-                        body: self.bodies.id(key),
-                        hit,
-                    });
-                    return hit.fraction;
+            for hit in self.ray_hits(key, origin, translation, filter) {
+                if hit.hit.fraction <= max && best.is_none_or(|b| hit.hit.fraction < b.hit.fraction)
+                {
+                    best = Some(hit);
                 }
             }
-            max
+            best.map_or(max, |b| b.hit.fraction.min(max))
         });
         best
+    }
+
+    /// Every shape the ray hits among those `filter` sees, nearest first (one hit per shape: where
+    /// the ray enters it).
+    #[must_use]
+    pub fn ray_cast_all(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Vec<WorldRayHit> {
+        let mut out = Vec::new();
+        if !(origin.is_finite() && translation.is_finite()) {
+            return out;
+        }
+        self.broad_phase.ray_cast(origin, translation, |key, max| {
+            out.extend(self.ray_hits(key, origin, translation, filter));
+            max
+        });
+        out.sort_by(|a, b| {
+            a.hit
+                .fraction
+                .total_cmp(&b.hit.fraction)
+                .then(a.shape.cmp(&b.shape))
+        });
+        out
+    }
+
+    /// The ray's hit on each shape of body `key` that `filter` sees (nearest piece per shape).
+    fn ray_hits(
+        &self,
+        key: u32,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Vec<WorldRayHit> {
+        let id = self.bodies.id(key);
+        let mut hits: Vec<WorldRayHit> = Vec::new();
+        self.visit_shapes(key, filter, &mut |shape_index, piece, xp| {
+            let Some(hit) = ray_cast(piece, xp, origin, translation) else {
+                return;
+            };
+            let shape = ShapeId {
+                body: id,
+                index: shape_index,
+            };
+            match hits.iter_mut().find(|h| h.shape == shape) {
+                Some(h) if h.hit.fraction <= hit.fraction => {}
+                Some(h) => h.hit = hit,
+                None => hits.push(WorldRayHit {
+                    body: id,
+                    shape,
+                    hit,
+                }),
+            }
+        });
+        hits
+    }
+
+    /// Calls `f(shape number, piece, piece pose)` for every convex piece of body `key`'s shapes
+    /// that `filter` sees (sensors from the body's sensor list), world poses.
+    fn visit_shapes(
+        &self,
+        key: u32,
+        filter: &QueryFilter,
+        f: &mut dyn FnMut(u32, &Shape, &Transform),
+    ) {
+        let body = self.bodies.at(key);
+        let id = self.bodies.id(key);
+        if body.solid {
+            visit_pieces(&body.com_shape, &body.pose, &mut |piece, xp, j| {
+                let def = body.piece_shape(j);
+                if filter.sees(id, def) {
+                    f(body.piece_shape_index(j), piece, xp);
+                }
+            });
+        }
+        if filter.sensors {
+            for (slot, shape) in &body.sensors {
+                let s = &body.shapes[*slot as usize];
+                if filter.sees(id, &s.def) {
+                    visit_pieces(shape, &body.pose, &mut |piece, xp, _| f(s.index, piece, xp));
+                }
+            }
+        }
+    }
+
+    /// The first shape that `shape`, placed at `transform` and moved by `translation` (world
+    /// metres, no rotation), meets among those `filter` sees: the exact translational time of
+    /// impact against the shapes whose boxes the swept box meets in the broad phase. `None` if it
+    /// meets nothing, or for non-finite input.
+    #[must_use]
+    pub fn shape_cast(
+        &self,
+        shape: &Shape,
+        transform: &Transform,
+        translation: Vec2,
+        filter: &QueryFilter,
+    ) -> Option<ShapeCastHit> {
+        if !(transform.is_finite() && translation.is_finite()) {
+            return None;
+        }
+        let start = shape.aabb(transform);
+        let swept = start.union(&Aabb {
+            min: start.min + translation,
+            max: start.max + translation,
+        });
+        let motion = Motion::new(*transform, translation, 0.0);
+        let mut best: Option<ShapeCastHit> = None;
+        self.broad_phase.query(&swept, |key| {
+            let id = self.bodies.id(key);
+            self.visit_shapes(key, filter, &mut |index, piece, xp| {
+                let still = Motion::new(*xp, Vec2::ZERO, 0.0);
+                let Some(toi) = time_of_impact(shape, &motion, piece, &still) else {
+                    return;
+                };
+                if best.is_none_or(|b| toi.t < b.fraction) {
+                    best = Some(ShapeCastHit {
+                        body: id,
+                        shape: ShapeId { body: id, index },
+                        fraction: toi.t,
+                        point: toi.point,
+                        normal: toi.normal,
+                    });
+                }
+            });
+            true
+        });
+        best
+    }
+
+    /// The shapes that `shape` placed at `transform` (world) overlaps or touches, among those
+    /// `filter` sees, sorted by id: a box query in the broad phase, then the exact SAT test.
+    #[must_use]
+    pub fn overlap_shape(
+        &self,
+        shape: &Shape,
+        transform: &Transform,
+        filter: &QueryFilter,
+    ) -> Vec<ShapeId> {
+        let mut out = Vec::new();
+        if !transform.is_finite() {
+            return out;
+        }
+        self.broad_phase.query(&shape.aabb(transform), |key| {
+            let id = self.bodies.id(key);
+            self.visit_shapes(key, filter, &mut |index, piece, xp| {
+                let sid = ShapeId { body: id, index };
+                if !out.contains(&sid) && intersects(shape, transform, piece, xp) {
+                    out.push(sid);
+                }
+            });
+            true
+        });
+        out.sort();
+        out
     }
 
     /// The bodies containing the world point `p`, sorted by id.
