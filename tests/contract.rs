@@ -50,3 +50,53 @@ fn continuous_contract() -> Result<(), ShapeError> {
     assert!((toi.t - 0.44).abs() < 1e-12);
     Ok(())
 }
+
+#[test]
+fn game_parts_contract() -> Result<(), Box<dyn std::error::Error>> {
+    use sweep2d::{BodyDef, BodyId, BodyKind, Filter, ShapeDef, ShapeId, World, WorldConfig};
+    let f: Filter = Filter::default();
+    let copy = f;
+    assert_eq!((copy.category, copy.mask, copy.group), (1, u64::MAX, 0));
+    let mut world = World::new(WorldConfig::default());
+    let strip = world.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(0.005, 1.0)?,
+        sensor: true,
+        filter: Filter::default(),
+        ..BodyDef::default()
+    })?;
+    let bullet: BodyId = world.add_body(BodyDef {
+        shape: Shape::circle(0.01)?,
+        transform: Transform::new(Vec2::new(-5.0, 0.0), 0.0),
+        linear_velocity: Vec2::new(1_000.0, 0.0),
+        ..BodyDef::default()
+    })?;
+    let def = ShapeDef {
+        shape: Shape::circle(0.01)?,
+        offset: Transform::new(Vec2::new(0.0, 0.05), 0.0),
+        density: 1.0,
+        friction: 0.6,
+        restitution: 0.0,
+        filter: Filter::default(),
+        sensor: false,
+    };
+    let _: ShapeId = world.add_shape(bullet, def)?;
+    world.step();
+    let events = world.events();
+    let (begin, end): (&[sweep2d::SensorEvent], &[sweep2d::SensorEvent]) =
+        (&events.sensor_begin, &events.sensor_end);
+    assert_eq!(begin.len(), 2, "both of the bullet's shapes cross the strip");
+    assert_eq!(end.len(), 2);
+    let e = begin[0];
+    let (_, _, _): (BodyId, BodyId, f64) = (e.sensor_body, e.visitor_body, e.fraction);
+    assert_eq!((e.sensor_body, e.visitor_body), (strip, bullet));
+    let d: query::Distance = query::distance(
+        &Shape::circle(1.0)?,
+        &Transform::IDENTITY,
+        &Shape::circle(1.0)?,
+        &Transform::new(Vec2::new(3.0, 0.0), 0.0),
+    );
+    let (_, _, _): (f64, Vec2, Vec2) = (d.distance, d.point_a, d.point_b);
+    assert!((d.distance - 1.0).abs() < 1e-12);
+    Ok(())
+}

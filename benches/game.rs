@@ -1,0 +1,144 @@
+//! What the game-engine parts cost (criterion): filtered pair finding, the swept sensor pass, and
+//! world queries through the broad phase.
+//!
+//! * `game/filters/*`: falling mixed 1,000, first second (steps 2–61, per step), with default
+//!   filters, and with the dynamic bodies in two categories that do not collide with each other
+//!   (every other body; each still collides with the ground and walls and with its own category).
+//! * `game/sensors/*`: the bullet rain (1,000 discs at 300 m/s through three 1 cm walls), per
+//!   step, without and with 40 static 1 cm sensor strips across the bullets' paths.
+//! * `game/queries/*`: on the settled 100-row pyramid (5,050 boxes), per query: the nearest hit
+//!   and every hit of rays across the pyramid, a box swept 5 m, and a disc's overlaps.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+use sweep2d::analysis::scenes;
+use sweep2d::{BodyDef, BodyKind, Filter, QueryFilter, Shape, Transform, Vec2, World};
+
+/// Times the 60 steps after `snapshot`, per step.
+fn bench_steps(c: &mut Criterion, name: &str, snapshot: &World) {
+    c.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let mut world = snapshot.clone();
+                let start = Instant::now();
+                for _ in 0..60 {
+                    world.step();
+                }
+                total += start.elapsed();
+            }
+            total / 60
+        })
+    });
+}
+
+fn filters(c: &mut Criterion) {
+    let mut plain = scenes::falling_mixed(1_000).world;
+    let mut split = plain.clone();
+    let ids: Vec<_> = split
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(id, _)| id)
+        .collect();
+    for (k, id) in ids.into_iter().enumerate() {
+        let category = if k % 2 == 0 { 2 } else { 4 };
+        let filter = Filter {
+            category,
+            mask: !(6 ^ category),
+            group: 0,
+        };
+        let shape = split.shape_ids(id)[0];
+        split.set_filter(shape, filter).expect("a live shape");
+    }
+    plain.step();
+    split.step();
+    bench_steps(c, "game/filters/falling_mixed_1k_default", &plain);
+    bench_steps(c, "game/filters/falling_mixed_1k_two_categories", &split);
+}
+
+fn sensors(c: &mut Criterion) {
+    let plain = scenes::bullet_rain(1000, 300.0).world;
+    let mut with = plain.clone();
+    for k in 0..40 {
+        with.add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(10.0, 0.005).expect("a strip"),
+            transform: Transform::new(Vec2::new(0.0, -2.0 + 0.25 * k as f64), 0.0),
+            sensor: true,
+            ..BodyDef::default()
+        })
+        .expect("a valid sensor");
+    }
+    bench_steps(c, "game/sensors/bullet_rain_1000_no_sensors", &plain);
+    bench_steps(c, "game/sensors/bullet_rain_1000_40_sensor_strips", &with);
+}
+
+fn queries(c: &mut Criterion) {
+    let mut world = scenes::pyramid(100).world;
+    for _ in 0..120 {
+        world.step();
+    }
+    let all = QueryFilter::default();
+    // Rays from the left of the pyramid to the right at 64 heights, and 64 down from above.
+    let rays: Vec<(Vec2, Vec2)> = (0..64)
+        .map(|k| {
+            (
+                Vec2::new(-60.0, 0.5 + 1.5 * k as f64),
+                Vec2::new(120.0, 0.0),
+            )
+        })
+        .chain((0..64).map(|k| {
+            (
+                Vec2::new(-48.0 + 1.5 * k as f64, 120.0),
+                Vec2::new(0.0, -130.0),
+            )
+        }))
+        .collect();
+    let mut k = 0;
+    let mut next = || {
+        k = (k + 1) % rays.len();
+        rays[k]
+    };
+    c.bench_function("game/queries/ray_cast_closest", |b| {
+        b.iter(|| {
+            let (o, d) = next();
+            black_box(world.ray_cast_closest(o, d, &all))
+        })
+    });
+    c.bench_function("game/queries/ray_cast_all", |b| {
+        b.iter(|| {
+            let (o, d) = next();
+            black_box(world.ray_cast_all(o, d, &all).len())
+        })
+    });
+    let probe = Shape::rectangle(0.25, 0.25).expect("a box");
+    let disc = Shape::circle(1.5).expect("a disc");
+    c.bench_function("game/queries/shape_cast_5m", |b| {
+        b.iter(|| {
+            let (o, _) = next();
+            let from = Transform::new(Vec2::new(o.x.max(-45.0), 60.0), 0.3);
+            black_box(world.shape_cast(&probe, &from, Vec2::new(0.0, -5.0), &all))
+        })
+    });
+    c.bench_function("game/queries/overlap_shape_disc_1_5m", |b| {
+        b.iter(|| {
+            let (o, _) = next();
+            let at = Transform::new(Vec2::new(o.x.clamp(-45.0, 45.0), 20.0), 0.0);
+            black_box(world.overlap_shape(&disc, &at, &all).len())
+        })
+    });
+}
+
+fn benches(c: &mut Criterion) {
+    filters(c);
+    sensors(c);
+    queries(c);
+}
+
+criterion_group! {
+    name = game_benches;
+    config = Criterion::default().sample_size(10).warm_up_time(Duration::from_millis(200)).measurement_time(Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(game_benches);
