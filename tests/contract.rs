@@ -85,7 +85,11 @@ fn game_parts_contract() -> Result<(), Box<dyn std::error::Error>> {
     let events = world.events();
     let (begin, end): (&[sweep2d::SensorEvent], &[sweep2d::SensorEvent]) =
         (&events.sensor_begin, &events.sensor_end);
-    assert_eq!(begin.len(), 2, "both of the bullet's shapes cross the strip");
+    assert_eq!(
+        begin.len(),
+        2,
+        "both of the bullet's shapes cross the strip"
+    );
     assert_eq!(end.len(), 2);
     let e = begin[0];
     let (_, _, _): (BodyId, BodyId, f64) = (e.sensor_body, e.visitor_body, e.fraction);

@@ -86,6 +86,25 @@ fn every_shape_kind_round_trips() {
             Vec2::new(0.0, 2.0),
         ])
         .unwrap(),
+        Shape::segment(Vec2::new(-1.0, 0.0), Vec2::new(2.0, 0.5)).unwrap(),
+        Shape::chain(
+            &[
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1.0, 0.2),
+                Vec2::new(2.0, 0.0),
+            ],
+            false,
+        )
+        .unwrap(),
+        Shape::chain(
+            &[
+                Vec2::new(0.0, 0.0),
+                Vec2::new(1.0, 0.0),
+                Vec2::new(0.0, 1.0),
+            ],
+            true,
+        )
+        .unwrap(),
     ];
     for shape in shapes {
         let json = serde_json::to_string(&shape).unwrap();

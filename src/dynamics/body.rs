@@ -242,6 +242,8 @@ pub struct Body {
     pub(crate) sensors: Vec<(u16, Shape)>,
     /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
     pub(crate) uniform_filter: Option<Filter>,
+    /// Whether the collision shape has chain segments (their ghost contacts are removed).
+    pub(crate) has_chain: bool,
     /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
     pub(crate) shape_version: u32,
     /// Centre of mass in the body's frame (metres).
@@ -378,12 +380,7 @@ impl Body {
         }
         let mut pieces = Vec::new();
         for s in &self.shapes {
-            match s.def.shape.transformed(&s.def.offset) {
-                Shape::Compound(c) => {
-                    pieces.extend(c.pieces().iter().map(|p| (p.transform, p.shape.clone())));
-                }
-                convex => pieces.push((Transform::IDENTITY, convex)),
-            }
+            pieces.push((Transform::IDENTITY, s.def.shape.transformed(&s.def.offset)));
         }
         Shape::Compound(
             crate::shape::Compound::new(pieces).expect("a body's shapes are valid pieces"),
@@ -487,6 +484,7 @@ impl Body {
         self.solid = a.solid;
         self.sensors = a.sensors;
         self.uniform_filter = a.uniform_filter;
+        self.has_chain = a.has_chain;
         self.shape_version = self.shape_version.wrapping_add(1);
     }
 
@@ -706,6 +704,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         sensors: a.sensors,
         uniform_filter: a.uniform_filter,
         shape_version: 0,
+        has_chain: a.has_chain,
         local_center: a.local_center,
         pose,
         previous_pose: pose,

@@ -210,6 +210,19 @@ impl PairContact {
                 else {
                     return;
                 };
+                // A contact on a chain's segment at an interior vertex that is not the segment's
+                // face: the neighbouring segment carries it (ghost-collision removal).
+                let n = xa.transform_vector(m.normal);
+                let points = || {
+                    m.points[..m.count]
+                        .iter()
+                        .map(|p| xa.transform_point(p.point))
+                };
+                if is_ghost(&ba.com_shape, ia, sa, xa, n, points())
+                    || is_ghost(&bb.com_shape, ib, sb, xb, -n, points())
+                {
+                    return;
+                }
                 let (da, db) = (ba.piece_shape(ia), bb.piece_shape(ib));
                 let mut pm = PieceManifold {
                     piece_a: ia as u16,
@@ -337,4 +350,73 @@ impl PairContact {
             })
             .fold(Real::NEG_INFINITY, Real::max)
     }
+}
+
+/// Largest `1 − n·f` (unit normal against a segment's face normal) that still counts as the face:
+/// 0.1 rad. A body resting on a chain is tilted by a hair, and its manifold may take the body's own
+/// face as reference (its normal off the segment's by that tilt); a ghost normal at a vertex is
+/// off by far more (a sliding box's side face, 90°).
+const FACE_TOLERANCE: Real = 0.005;
+
+/// Largest sine of the angle by which a neighbour may fall away from a segment's line and still
+/// count as flush with it.
+const FLUSH_TOLERANCE: Real = 1e-9;
+
+/// Whether a manifold on piece `piece` of `shape` (the convex piece `seg`, at world pose `x`), with
+/// unit normal `n` from the piece toward the other shape and world points `points`, is a *ghost*:
+/// the piece is a chain segment, the normal is not its face normal, the contact is at an end of
+/// the segment that joins a neighbour, and that neighbour continues flush or rises toward the other
+/// shape (a flat or concave vertex), or the corner is convex and the normal lies beyond the
+/// neighbour's face normal. The neighbour's own manifold carries such a contact (as Box2D's chain
+/// segments do with their ghost vertices), so a body sliding across the vertex does not catch on
+/// it. Chains are two-sided: the side is the other shape's.
+pub(crate) fn is_ghost(
+    shape: &crate::shape::Shape,
+    piece: usize,
+    seg: &crate::shape::Shape,
+    x: &Transform,
+    n: Vec2,
+    points: impl Iterator<Item = Vec2>,
+) -> bool {
+    let crate::shape::Shape::Compound(c) = shape else {
+        return false;
+    };
+    let Some(link) = c.pieces()[piece].link else {
+        return false;
+    };
+    let crate::shape::Shape::Capsule(seg) = seg else {
+        return false;
+    };
+    let (a, b) = (x.transform_point(seg.a()), x.transform_point(seg.b()));
+    let length = a.distance(b);
+    let d = (b - a) / length;
+    let left = Vec2::new(-d.y, d.x);
+    let side = if left.dot(n) >= 0.0 { 1.0 } else { -1.0 };
+    let face = side * left;
+    if n.dot(face) >= 1.0 - FACE_TOLERANCE {
+        return false;
+    }
+    // The end the contact is at.
+    let (sum, count) = points.fold((Vec2::ZERO, 0.0), |(s, k), p| (s + p, k + 1.0));
+    if count == 0.0 {
+        return false;
+    }
+    let at_start = (sum / count - a).dot(d) < 0.5 * length;
+    let (vertex, neighbour) = if at_start {
+        (a, link.prev)
+    } else {
+        (b, link.next)
+    };
+    let Some(g) = neighbour.map(|g| x.transform_point(g)) else {
+        return false; // an open end of the chain: a real corner
+    };
+    if (g - vertex).dot(face) >= -FLUSH_TOLERANCE * vertex.distance(g) {
+        return true; // flush or concave: only the faces touch
+    }
+    // Convex: the neighbour's face normal on the same side of the chain (the chain's left side
+    // runs on across the vertex), and the cone between the two faces is the vertex's own.
+    let travel = if at_start { a - g } else { g - b }.normalize();
+    let neighbour_face = side * Vec2::new(-travel.y, travel.x);
+    let turn = face.perp_dot(neighbour_face);
+    !(face.perp_dot(n) * turn >= 0.0 && n.perp_dot(neighbour_face) * turn >= 0.0)
 }

@@ -160,6 +160,8 @@ pub(crate) struct Assembly {
     pub sensors: Vec<(u16, Shape)>,
     /// The filter every solid shape has, if they all have the same one.
     pub uniform_filter: Option<Filter>,
+    /// Whether some piece of `com_shape` is a chain segment (see `contact::is_ghost`).
+    pub has_chain: bool,
 }
 
 /// Most shapes a body may have.
@@ -306,10 +308,9 @@ pub(crate) fn assemble(
         for &i in members {
             match to_com(&shapes[i].def) {
                 Shape::Compound(c) => {
-                    for p in c.pieces() {
-                        pieces.push((p.transform, p.shape.clone()));
-                        owner.push(i as u16);
-                    }
+                    // Whole, so that its pieces keep what they know (chain links).
+                    owner.extend(std::iter::repeat_n(i as u16, c.pieces().len()));
+                    pieces.push((Transform::IDENTITY, Shape::Compound(c)));
                 }
                 convex => {
                     pieces.push((Transform::IDENTITY, convex));
@@ -325,7 +326,10 @@ pub(crate) fn assemble(
         .iter()
         .all(|&i| shapes[i].def.filter == first)
         .then_some(first);
+    let has_chain =
+        matches!(&com_shape, Shape::Compound(c) if c.pieces().iter().any(|p| p.link.is_some()));
     Ok(Assembly {
+        has_chain,
         mass,
         inertia,
         local_center,

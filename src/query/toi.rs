@@ -182,11 +182,13 @@ pub(crate) fn time_of_impact_unchecked(
     mb: &Motion,
     options: &ToiOptions,
 ) -> Option<Toi> {
-    time_of_impact_filtered(a, ma, b, mb, options, None)
+    time_of_impact_filtered(a, ma, b, mb, options, None, None)
 }
 
 /// [`time_of_impact_unchecked`] over only the piece pairs `(i, j)` (indices into A's and B's
-/// compounds; 0 for a convex shape) for which `accept(i, j)`, or all of them for `None`.
+/// compounds; 0 for a convex shape) for which `accept(i, j)`, or all of them for `None`; a pair
+/// whose time of impact `ghost` rejects (chain vertices, `contact::is_ghost`) counts as missing.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn time_of_impact_filtered(
     a: &Shape,
     ma: &Motion,
@@ -194,6 +196,7 @@ pub(crate) fn time_of_impact_filtered(
     mb: &Motion,
     options: &ToiOptions,
     accept: Option<&dyn Fn(usize, usize) -> bool>,
+    ghost: Option<&dyn Fn(&Toi) -> bool>,
 ) -> Option<Toi> {
     if a.is_convex() && b.is_convex() {
         if accept.is_some_and(|accept| !accept(0, 0)) {
@@ -214,6 +217,10 @@ pub(crate) fn time_of_impact_filtered(
                 continue;
             }
             if let Some(mut toi) = piece_toi(pa, pb, options) {
+                (toi.piece_a, toi.piece_b) = (i, j);
+                if ghost.is_some_and(|ghost| ghost(&toi)) {
+                    continue;
+                }
                 let earlier = best.as_ref().is_none_or(|b| {
                     toi.t < b.t
                         || (toi.t == b.t
@@ -221,7 +228,6 @@ pub(crate) fn time_of_impact_filtered(
                             && toi.separation < b.separation)
                 });
                 if earlier {
-                    (toi.piece_a, toi.piece_b) = (i, j);
                     best = Some(toi);
                 }
             }

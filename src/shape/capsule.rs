@@ -28,8 +28,22 @@ impl Capsule {
     ///
     /// Errors: non-finite input, radius not positive, or `a == b` (use a circle instead).
     pub fn new(a: Vec2, b: Vec2, radius: Real) -> Result<Self, ShapeError> {
-        check_points_finite(&[a, b])?;
         check_positive("radius", radius)?;
+        Self::with_radius(a, b, radius)
+    }
+
+    /// The segment `a`–`b` (local frame, metres): a capsule of radius 0, for static terrain, thin
+    /// walls and chains. It has no area, so no mass: give it to static or kinematic bodies, or to
+    /// a dynamic body as a massless extra shape.
+    ///
+    /// Errors: non-finite input or `a == b`.
+    pub fn segment(a: Vec2, b: Vec2) -> Result<Self, ShapeError> {
+        Self::with_radius(a, b, 0.0)
+    }
+
+    /// A capsule or segment with a radius already checked (≥ 0).
+    pub(crate) fn with_radius(a: Vec2, b: Vec2, radius: Real) -> Result<Self, ShapeError> {
+        check_points_finite(&[a, b])?;
         if a.distance(b) <= point_set_tolerance(&[a, b]) {
             return Err(ShapeError::ZeroLength);
         }
@@ -96,7 +110,7 @@ impl Capsule {
 
     /// The capsule flipped by the per-axis `scale` (±1 each).
     pub(crate) fn mirrored(&self, scale: Vec2) -> Self {
-        Self::new(self.points[0] * scale, self.points[1] * scale, self.radius)
+        Self::with_radius(self.points[0] * scale, self.points[1] * scale, self.radius)
             .expect("mirroring keeps a valid capsule valid")
     }
 }

@@ -23,6 +23,17 @@ pub struct CompoundPiece {
     pub transform: Transform,
     /// The convex piece (never itself a compound).
     pub shape: Shape,
+    /// For a segment of a chain: its neighbours' far ends (see [`ChainLink`]).
+    pub(crate) link: Option<ChainLink>,
+}
+
+/// Where a chain segment's neighbours go, for ghost-collision removal (see `docs/shapes-and-filters.md`):
+/// the vertex before the segment's first end and the one after its second end, in the piece's frame;
+/// `None` at the open ends of a chain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ChainLink {
+    pub prev: Option<Vec2>,
+    pub next: Option<Vec2>,
 }
 
 /// A rigid union of convex pieces, in one local frame (metres).
@@ -59,12 +70,13 @@ impl Compound {
                 Shape::Compound(inner) => {
                     flat.extend(inner.pieces.into_iter().map(|p| CompoundPiece {
                         transform: xf * p.transform,
-                        shape: p.shape,
+                        ..p
                     }))
                 }
                 shape => flat.push(CompoundPiece {
                     transform: xf,
                     shape,
+                    link: None,
                 }),
             }
         }
@@ -80,6 +92,54 @@ impl Compound {
         Ok(Self { pieces, local_aabb })
     }
 
+    /// A chain of segments through `points` (local frame, metres), closed into a loop when
+    /// `closed`: terrain. Each segment knows its neighbours, so a body sliding across an interior
+    /// vertex does not catch on it (ghost-collision removal, `docs/shapes-and-filters.md`).
+    /// Segments are two-sided.
+    ///
+    /// Errors: fewer than 2 points (3 for a loop), non-finite points, or two consecutive points
+    /// that coincide.
+    pub fn chain(points: &[Vec2], closed: bool) -> Result<Self, ShapeError> {
+        let n = points.len();
+        let least = if closed { 3 } else { 2 };
+        if n < least {
+            return Err(ShapeError::TooFewChainPoints {
+                needed: least,
+                kind: if closed { "closed" } else { "open" },
+                got: n,
+            });
+        }
+        let segments = if closed { n } else { n - 1 };
+        let at = |i: usize| points[i % n];
+        let mut pieces = Vec::with_capacity(segments);
+        for i in 0..segments {
+            let (a, b) = (at(i), at(i + 1));
+            let shape = super::Capsule::segment(a, b).map_err(|e| match e {
+                ShapeError::ZeroLength => ShapeError::DuplicatePoints {
+                    first: i,
+                    second: (i + 1) % n,
+                },
+                other => other,
+            })?;
+            let prev = (closed || i > 0).then(|| at(i + n - 1));
+            let next = (closed || i + 2 < n).then(|| at(i + 2));
+            pieces.push(CompoundPiece {
+                transform: Transform::IDENTITY,
+                shape: Shape::Capsule(shape),
+                link: Some(ChainLink { prev, next }),
+            });
+        }
+        Self::from_pieces(pieces)
+    }
+
+    /// Whether this compound is a chain (every piece a linked segment).
+    #[must_use]
+    pub fn is_chain(&self) -> bool {
+        self.pieces
+            .iter()
+            .all(|p| p.link.is_some() && matches!(p.shape, Shape::Capsule(_)))
+    }
+
     /// Splits a simple polygon outline (either winding, no self-intersection) into convex polygon
     /// pieces by ear clipping and Hertel–Mehlhorn merging.
     ///
@@ -92,6 +152,7 @@ impl Compound {
                 ConvexPolygon::from_hull(&pts).map(|p| CompoundPiece {
                     transform: Transform::IDENTITY,
                     shape: Shape::Polygon(p),
+                    link: None,
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -202,7 +263,12 @@ impl Compound {
             .collect::<Result<_, _>>()?;
         let area: Real = parts.iter().map(|m| m.area).sum();
         let mass: Real = parts.iter().map(|m| m.mass).sum();
-        let center = parts.iter().map(|m| m.mass * m.center).sum::<Vec2>() / mass;
+        let center = if mass > 0.0 {
+            parts.iter().map(|m| m.mass * m.center).sum::<Vec2>() / mass
+        } else {
+            // No area (a chain of segments): the mean of the pieces' centres.
+            parts.iter().map(|m| m.center).sum::<Vec2>() / parts.len() as Real
+        };
         let inertia = parts
             .iter()
             .map(|m| m.inertia + m.mass * m.center.distance_squared(center))
@@ -224,9 +290,16 @@ impl Compound {
                 // Mirror the piece's placement: M ∘ T ∘ M keeps a rigid transform (angle negated).
                 let t = p.transform;
                 let transform = Transform::new(t.translation * scale, -t.angle());
+                // The neighbours' ends, in the piece's frame, mirror with it (the piece's own
+                // frame is mirrored about its origin).
+                let flip = |v: Option<Vec2>| v.map(|v| v * scale);
                 CompoundPiece {
                     transform,
                     shape: p.shape.mirrored(scale),
+                    link: p.link.map(|l| ChainLink {
+                        prev: flip(l.prev),
+                        next: flip(l.next),
+                    }),
                 }
             })
             .collect();

@@ -37,6 +37,16 @@ pub enum ShapeError {
         /// How many distinct points there were.
         count: usize,
     },
+    /// Too few points for a chain (2 for an open chain, 3 for a loop).
+    #[error("a chain needs at least {needed} points ({kind}), got {got}")]
+    TooFewChainPoints {
+        /// How many it needs.
+        needed: usize,
+        /// `"open"` or `"closed"`.
+        kind: &'static str,
+        /// How many were given.
+        got: usize,
+    },
     /// More vertices than a convex polygon can hold.
     #[error(
         "a convex polygon holds at most {max} vertices, got {count}; simplify the outline or split it \

@@ -137,6 +137,18 @@ impl Shape {
         Capsule::new(a, b, radius).map(Shape::Capsule)
     }
 
+    /// The segment `a`–`b` (local frame, metres): zero thickness, two-sided, no mass (for static
+    /// terrain and thin walls; see [`Capsule::segment`]).
+    pub fn segment(a: Vec2, b: Vec2) -> Result<Shape, ShapeError> {
+        Capsule::segment(a, b).map(Shape::Capsule)
+    }
+
+    /// A chain of segments through `points`, closed into a loop when `closed`: terrain whose
+    /// interior vertices a sliding body does not catch on; see [`Compound::chain`].
+    pub fn chain(points: &[Vec2], closed: bool) -> Result<Shape, ShapeError> {
+        Compound::chain(points, closed).map(Shape::Compound)
+    }
+
     /// A concave (or convex) simple polygon, split into convex pieces; see
     /// [`Compound::decompose`].
     pub fn concave(points: &[Vec2]) -> Result<Shape, ShapeError> {
@@ -154,8 +166,10 @@ impl Shape {
     pub fn kind_name(&self) -> &'static str {
         match self {
             Shape::Circle(_) => "a circle",
+            Shape::Capsule(c) if c.radius() == 0.0 => "a segment",
             Shape::Capsule(_) => "a capsule",
             Shape::Polygon(_) => "a convex polygon",
+            Shape::Compound(c) if c.is_chain() => "a chain",
             Shape::Compound(_) => "a compound",
         }
     }
@@ -268,13 +282,8 @@ impl Shape {
             ),
             Shape::Polygon(p) => Shape::Polygon(p.transformed(xf)),
             Shape::Compound(c) => Shape::Compound(
-                Compound::new(
-                    c.pieces()
-                        .iter()
-                        .map(|p| (*xf * p.transform, p.shape.clone()))
-                        .collect(),
-                )
-                .expect("a moved compound stays valid"),
+                Compound::new(vec![(*xf, Shape::Compound(c.clone()))])
+                    .expect("a moved compound stays valid"),
             ),
         }
     }
@@ -288,24 +297,17 @@ impl Shape {
                     .expect("a shifted circle stays valid"),
             ),
             Shape::Capsule(c) => Shape::Capsule(
-                Capsule::new(c.a() + offset, c.b() + offset, c.radius())
+                Capsule::with_radius(c.a() + offset, c.b() + offset, c.radius())
                     .expect("a shifted capsule stays valid"),
             ),
             Shape::Polygon(p) => {
                 Shape::Polygon(p.transformed(&Transform::from_translation(offset)))
             }
             Shape::Compound(c) => Shape::Compound(
-                Compound::new(
-                    c.pieces()
-                        .iter()
-                        .map(|p| {
-                            (
-                                Transform::from_translation(offset) * p.transform,
-                                p.shape.clone(),
-                            )
-                        })
-                        .collect(),
-                )
+                Compound::new(vec![(
+                    Transform::from_translation(offset),
+                    Shape::Compound(c.clone()),
+                )])
                 .expect("a shifted compound stays valid"),
             ),
         }

@@ -43,6 +43,22 @@ pub enum ShapeSpec {
         /// Radius (metres, > 0).
         radius: Real,
     },
+    /// A segment `a`–`b` (zero thickness, no mass; static terrain and thin walls).
+    Segment {
+        /// One end (body frame, metres).
+        a: [Real; 2],
+        /// The other end.
+        b: [Real; 2],
+    },
+    /// A chain of segments through `points`, a loop when `closed` (terrain without ghost
+    /// collisions at its vertices).
+    Chain {
+        /// The vertices in order (body frame, metres).
+        points: Vec<[Real; 2]>,
+        /// Whether the last point joins the first (default false).
+        #[serde(default)]
+        closed: bool,
+    },
     /// A simple (possibly concave) outline, split into convex pieces on loading.
     Concave {
         /// The outline's vertices in order (body frame, metres).
@@ -102,6 +118,8 @@ impl TryFrom<ShapeSpec> for Shape {
             ShapeSpec::Capsule { a, b, radius } => {
                 Shape::capsule(Vec2::from_array(a), Vec2::from_array(b), radius)
             }
+            ShapeSpec::Segment { a, b } => Shape::segment(Vec2::from_array(a), Vec2::from_array(b)),
+            ShapeSpec::Chain { points: p, closed } => Shape::chain(&points(&p), closed),
             ShapeSpec::Concave { points: p } => Shape::concave(&points(&p)),
             ShapeSpec::Compound { pieces } => {
                 let mut built = Vec::with_capacity(pieces.len());
@@ -123,6 +141,33 @@ impl From<&Shape> for ShapeSpec {
                 radius: c.radius(),
                 center: arr(c.center()),
             },
+            Shape::Capsule(c) if c.radius() == 0.0 => ShapeSpec::Segment {
+                a: arr(c.a()),
+                b: arr(c.b()),
+            },
+            Shape::Compound(c) if c.is_chain() => {
+                // Every piece of a chain is a segment (`Compound::is_chain`).
+                let ends: Vec<(Vec2, Vec2)> = c
+                    .pieces()
+                    .iter()
+                    .filter_map(|p| match &p.shape {
+                        Shape::Capsule(s) => Some((
+                            p.transform.transform_point(s.a()),
+                            p.transform.transform_point(s.b()),
+                        )),
+                        _ => None,
+                    })
+                    .collect();
+                let closed = c.pieces()[0].link.is_some_and(|l| l.prev.is_some());
+                let mut pts: Vec<[Real; 2]> = ends.iter().map(|e| arr(e.0)).collect();
+                if !closed {
+                    pts.extend(ends.last().map(|e| arr(e.1)));
+                }
+                ShapeSpec::Chain {
+                    points: pts,
+                    closed,
+                }
+            }
             Shape::Capsule(c) => ShapeSpec::Capsule {
                 a: arr(c.a()),
                 b: arr(c.b()),

@@ -116,7 +116,7 @@ pub(crate) fn sensor_pass(
                     let body_shape = &visitor_body.com_shape;
                     let options = ToiOptions::default();
                     let toi = |a: &Motion, b: &Motion| {
-                        time_of_impact_filtered(shape, a, body_shape, b, &options, pieces)
+                        time_of_impact_filtered(shape, a, body_shape, b, &options, pieces, None)
                             .filter(|t| t.status != ToiStatus::BudgetExhausted || t.t < 1.0)
                     };
                     let inside_before = overlaps.contains(&key);

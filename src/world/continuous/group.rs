@@ -11,6 +11,7 @@
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::PairFilter;
+use crate::dynamics::contact::is_ghost;
 use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
@@ -127,6 +128,16 @@ impl ContinuousPass<'_> {
                 };
                 let (friction, restitution) = self.config.piece_material(ba, ia, bb, ib);
                 let normal = xsa.transform_vector(m.normal);
+                let points = || {
+                    m.points[..m.count]
+                        .iter()
+                        .map(|p| xsa.transform_point(p.point))
+                };
+                if is_ghost(&ba.com_shape, ia, sa, xsa, normal, points())
+                    || is_ghost(&bb.com_shape, ib, sb, xsb, -normal, points())
+                {
+                    return; // a chain's ghost contact (see `contact::is_ghost`)
+                }
                 let mut contact = GroupContact {
                     a,
                     b,

@@ -14,11 +14,14 @@ use super::{
 use crate::broadphase::BroadPhase;
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::{Body, PairFilter};
+use crate::dynamics::contact::is_ghost;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
+use crate::query::Motion;
 use crate::query::{
     contact as contact_query, contains_point, time_of_impact_filtered, Toi, ToiOptions, ToiStatus,
 };
+use crate::shape::Shape;
 use crate::world::contact_set::pair_key;
 use crate::world::proxy_type;
 use std::cmp::Reverse;
@@ -277,7 +280,10 @@ pub(super) fn sweep_pair(
     let pieces = (ba.pair_filter(bb) == PairFilter::Pieces)
         .then_some(&accept as &dyn Fn(usize, usize) -> bool);
     let (ma, mb) = (sa.motion_from(t), sb.motion_from(t));
-    let toi = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &ToiOptions::default(), pieces)?;
+    let ghost = |toi: &Toi| chain_ghost(ba, &ma, bb, &mb, toi);
+    let ghosts = (ba.has_chain || bb.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool);
+    let options = ToiOptions::default();
+    let toi = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, pieces, ghosts)?;
     // A hit at the very start of the segment is a pair touching now, like an overlap.
     let touching_now =
         toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
@@ -299,10 +305,32 @@ pub(super) fn sweep_pair(
         target_separation: -DEEP_IMPACT_DEPTH.max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
         ..ToiOptions::default()
     };
-    let later = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces)?;
+    let later = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces, ghosts)?;
     (later.status != ToiStatus::Overlapping).then_some((
         t + later.t * (1.0 - t),
         later,
         PendingKind::Deep,
     ))
+}
+
+/// Whether a time of impact of bodies `ba` (moving by `ma`) and `bb` (by `mb`) met a chain segment
+/// of either at a ghost contact (`contact::is_ghost`): the neighbouring segment carries it.
+pub(super) fn chain_ghost(ba: &Body, ma: &Motion, bb: &Body, mb: &Motion, toi: &Toi) -> bool {
+    let points = toi.contact.points();
+    let on = |body: &Body, m: &Motion, piece: usize, normal: Vec2| {
+        let Shape::Compound(c) = &body.com_shape else {
+            return false;
+        };
+        let p = &c.pieces()[piece];
+        let x = m.pose_at(toi.t) * p.transform;
+        is_ghost(
+            &body.com_shape,
+            piece,
+            &p.shape,
+            &x,
+            normal,
+            points.iter().copied(),
+        )
+    };
+    on(ba, ma, toi.piece_a, toi.normal) || on(bb, mb, toi.piece_b, -toi.normal)
 }

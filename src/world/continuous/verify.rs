@@ -171,14 +171,11 @@ impl ContinuousPass<'_> {
         };
         let mut found = None;
         for _ in 0..VERIFY_TOI_RESTARTS {
-            let toi = time_of_impact_filtered(
-                shape_i,
-                &si.motion_from(from),
-                shape_c,
-                &sc.motion_from(from),
-                &options,
-                pieces,
-            )?;
+            let (mi, mc) = (si.motion_from(from), sc.motion_from(from));
+            let ghost = |toi: &Toi| super::schedule::chain_ghost(bi, &mi, bc, &mc, toi);
+            let ghosts = (bi.has_chain || bc.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool);
+            let toi =
+                time_of_impact_filtered(shape_i, &mi, shape_c, &mc, &options, pieces, ghosts)?;
             let at = from + toi.t * (1.0 - from);
             let done = toi.status != ToiStatus::BudgetExhausted || at >= 1.0;
             found = Some((at, toi));
