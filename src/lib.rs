@@ -64,8 +64,8 @@ pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
 pub use world::{
-    QueryFilter, SensorEvent, ShapeCastHit, StepEvents, StepProfile, World, WorldConfig,
-    WorldError, WorldRayHit,
+    ContactHooks, PreSolve, QueryFilter, SensorEvent, ShapeCastHit, StepEvents, StepProfile, World,
+    WorldConfig, WorldError, WorldRayHit,
 };
 
 /// The README's Rust examples compile and run as doctests.

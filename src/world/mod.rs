@@ -19,6 +19,7 @@ mod config;
 mod contact_set;
 mod continuous;
 mod events;
+mod hooks;
 mod profile;
 mod queries;
 mod sensors;
@@ -28,6 +29,7 @@ mod step;
 
 pub use config::{WorldConfig, WorldError};
 pub use events::{ContactBegin, ContactEnd, Impact, SensorEvent, StepEvents};
+pub use hooks::{ContactHooks, PreSolve};
 pub use profile::StepProfile;
 pub use queries::{QueryFilter, ShapeCastHit, WorldRayHit};
 
@@ -278,7 +280,15 @@ impl World {
     /// threads (see `docs/simulation.md`, "Stages and threads").
     pub fn step(&mut self) {
         self.events.clear();
-        self.step_once();
+        self.step_once(None);
+    }
+
+    /// [`World::step`] with the game's contact hooks: each contact is offered to
+    /// [`ContactHooks::pre_solve`] before it is used (once per pair of shapes and step), which may
+    /// disable it for the step or change its friction and restitution (see `docs/shapes-and-filters.md`).
+    pub fn step_with_hooks(&mut self, hooks: &mut dyn ContactHooks) {
+        self.events.clear();
+        self.step_once(Some(hooks));
     }
 
     /// Accumulates `frame_time` seconds of real time and runs as many whole steps as fit (at most
@@ -295,7 +305,7 @@ impl World {
         let dt = self.config.dt;
         let mut steps = 0;
         while self.clock.accumulator >= dt && steps < self.config.max_steps_per_advance {
-            self.step_once();
+            self.step_once(None);
             self.clock.accumulator -= dt;
             steps += 1;
         }

@@ -16,6 +16,7 @@
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
 use super::events::StepEvents;
+use super::hooks::{ContactHooks, PreSolve, Verdicts};
 use super::step::{Clock, StepBuffers};
 use super::WorldConfig;
 use crate::dynamics::solver::{
@@ -55,10 +56,12 @@ pub(super) fn solve(
     buffers: &mut StepBuffers,
     events: &mut StepEvents,
     clock: &Clock,
+    hooks: Option<&mut (dyn ContactHooks + '_)>,
 ) {
     let solver = &mut buffers.solver;
     gather_states(config, bodies, solver);
-    build_constraints(contacts, bodies, solver);
+    let hooked = hooks.map(|h| (h, &mut buffers.verdicts));
+    build_constraints(contacts, bodies, solver, hooked);
     find_pinned(contacts, bodies, solver);
     let settings = SolverSettings {
         dt: config.dt,
@@ -116,7 +119,12 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
 }
 
 /// One constraint per manifold with points, for contacts that are not impacts.
-fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
+fn build_constraints(
+    contacts: &ContactSet,
+    bodies: &BodySet,
+    solver: &mut SolverBuffers,
+    mut hooks: Option<(&mut (dyn ContactHooks + '_), &mut Verdicts)>,
+) {
     solver.constraints.clear();
     for (ci, c) in contacts.as_slice().iter().enumerate() {
         if c.impact {
@@ -126,6 +134,31 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
         for (mi, m) in c.manifolds.iter().enumerate() {
             if m.count == 0 {
                 continue;
+            }
+            let (mut friction, mut restitution) = (m.friction, m.restitution);
+            if let Some((hooks, verdicts)) = hooks.as_mut() {
+                let deepest = m.points[..m.count]
+                    .iter()
+                    .min_by(|p, q| p.separation.total_cmp(&q.separation))
+                    .expect("a manifold with points");
+                let offer = PreSolve {
+                    shape_a: bodies.shape_id(c.a, m.piece_a as usize),
+                    shape_b: bodies.shape_id(c.b, m.piece_b as usize),
+                    normal: m.normal,
+                    point: deepest.point,
+                    separation: deepest.separation,
+                    transform_a: ba.transform(),
+                    transform_b: bb.transform(),
+                    velocity_a: ba.linear_velocity,
+                    velocity_b: bb.linear_velocity,
+                    friction,
+                    restitution,
+                    impact: false,
+                };
+                match verdicts.ask(&mut **hooks, offer) {
+                    Some((f, r)) => (friction, restitution) = (f, r),
+                    None => continue, // disabled for this step
+                }
             }
             let mut points = [ConstraintPoint::default(); MAX_MANIFOLD_POINTS];
             for (dst, src) in points.iter_mut().zip(&m.points[..m.count]) {
@@ -144,8 +177,8 @@ fn build_constraints(contacts: &ContactSet, bodies: &BodySet, solver: &mut Solve
                 mass_a: ba.inverse_mass(),
                 mass_b: bb.inverse_mass(),
                 normal: m.normal,
-                friction: m.friction,
-                restitution: m.restitution,
+                friction,
+                restitution,
                 points,
                 count: m.count,
                 soft: Default::default(),

@@ -24,6 +24,7 @@ use super::body_set::BodySet;
 use super::contact_set::ContactSet;
 use super::continuous::ContinuousPass;
 use super::events::StepEvents;
+use super::hooks::{ContactHooks, Verdicts};
 use super::profile::Laps;
 use super::sensors::sensor_pass;
 use super::solve::{solve, SolverBuffers};
@@ -56,6 +57,8 @@ pub(crate) struct StepBuffers {
     pub touching: Vec<u32>,
     /// Per contact, whether it touched before and after the narrow phase's update.
     pub touched: Vec<(bool, bool)>,
+    /// The contact hooks' verdicts of this step.
+    pub verdicts: Verdicts,
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
     pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
@@ -63,7 +66,7 @@ pub(crate) struct StepBuffers {
 
 impl World {
     /// Runs one step: the five stages of the module notes, each borrowing only the parts it needs.
-    pub(crate) fn step_once(&mut self) {
+    pub(crate) fn step_once(&mut self, mut hooks: Option<&mut (dyn ContactHooks + '_)>) {
         let World {
             config,
             bodies,
@@ -83,10 +86,20 @@ impl World {
         profile.pairs = laps.lap();
         narrow_phase(contacts, bodies, events, config, clock, buffers);
         profile.narrow = laps.lap();
-        solve(config, bodies, contacts, buffers, events, clock);
+        buffers.verdicts.clear();
+        solve(
+            config,
+            bodies,
+            contacts,
+            buffers,
+            events,
+            clock,
+            hooks.as_deref_mut(),
+        );
         profile.solve = laps.lap();
         if config.continuous {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
+                .with_hooks(hooks, &mut buffers.verdicts)
                 .run(&buffers.angles);
         }
         if bodies.sensor_shapes > 0 || !sensor_overlaps.is_empty() {

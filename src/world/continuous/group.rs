@@ -103,6 +103,9 @@ impl ContinuousPass<'_> {
     /// slop) and it is not a bounce of its own.
     fn group_contact(&self, i: u32, c: u32, t: Real, out: &mut Vec<GroupContact>) {
         let (a, b) = pair_key(i, c);
+        if self.disabled.contains(&(a, b)) {
+            return; // the hooks disabled the pair's impact this step
+        }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (xa, xb) = (
             self.segments[a as usize].pose_at(t),
@@ -126,7 +129,16 @@ impl ContinuousPass<'_> {
                 let Some(m) = local_manifold(sa, xsa, sb, xsb, LINEAR_SLOP, GROUP_FACE_BIAS) else {
                     return;
                 };
-                let (friction, restitution) = self.config.piece_material(ba, ia, bb, ib);
+                let (mut friction, mut restitution) = self.config.piece_material(ba, ia, bb, ib);
+                // What the hooks said of this pair of shapes this step, if they were asked.
+                if let Some((_, verdicts)) = &self.hooks {
+                    let shapes = (self.bodies.shape_id(a, ia), self.bodies.shape_id(b, ib));
+                    match verdicts.get(shapes.0, shapes.1) {
+                        Some(None) => return, // disabled
+                        Some(Some(m)) => (friction, restitution) = m,
+                        None => {}
+                    }
+                }
                 let normal = xsa.transform_vector(m.normal);
                 let points = || {
                     m.points[..m.count]

@@ -9,10 +9,11 @@ use super::{
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::contact_math::bodies_relative_velocity;
 use crate::dynamics::BodyKind;
-use crate::math::{Real, Vec2};
+use crate::math::{Real, Transform, Vec2};
 use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
 use crate::world::events::Impact;
+use crate::world::hooks::PreSolve;
 
 /// Impacts a pair of dynamic bodies may have in one step before the two move on together for the
 /// rest of it (see `join`). A body
@@ -29,6 +30,9 @@ struct Hit<'p> {
     /// The pieces of A and B that met (see `Toi::piece_a`).
     piece_a: usize,
     piece_b: usize,
+    /// Friction and restitution of the contact (the pieces' shapes' mixed, or the hooks').
+    friction: Real,
+    restitution: Real,
     ca: Vec2,
     cb: Vec2,
     normal: Vec2,
@@ -36,16 +40,60 @@ struct Hit<'p> {
 }
 
 impl ContinuousPass<'_> {
+    /// Friction and restitution of a pending impact: its pieces' shapes' mixed, or what the hooks
+    /// say (asked once per pair of shapes and step); `None` when the hooks disabled it.
+    fn impact_material(&mut self, pending: &PendingImpact) -> Option<(Real, Real)> {
+        let (a, b) = (pending.a, pending.b);
+        let toi = &pending.toi;
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let (friction, restitution) = self.config.piece_material(ba, toi.piece_a, bb, toi.piece_b);
+        let Some((hooks, verdicts)) = self.hooks.as_mut() else {
+            return Some((friction, restitution));
+        };
+        let frame =
+            |b: &crate::Body| b.previous_pose * Transform::from_translation(-b.local_center);
+        let mut offer = PreSolve {
+            shape_a: self.bodies.shape_id(a, toi.piece_a),
+            shape_b: self.bodies.shape_id(b, toi.piece_b),
+            normal: toi.normal,
+            point: toi.point,
+            separation: toi.separation,
+            transform_a: frame(ba),
+            transform_b: frame(bb),
+            velocity_a: ba.linear_velocity,
+            velocity_b: bb.linear_velocity,
+            friction,
+            restitution,
+            impact: true,
+        };
+        // The same orientation as the pair's contact (lower key first), so a pair of shapes is
+        // asked once per step whoever found it.
+        if a > b {
+            std::mem::swap(&mut offer.shape_a, &mut offer.shape_b);
+            std::mem::swap(&mut offer.transform_a, &mut offer.transform_b);
+            std::mem::swap(&mut offer.velocity_a, &mut offer.velocity_b);
+            offer.normal = -offer.normal;
+        }
+        verdicts.ask(&mut **hooks, offer)
+    }
+
     /// Resolves one pending impact: an impulse at the contact (or a hold past the budget), new
     /// segments, re-sweeps.
     pub(super) fn resolve(&mut self, pending: &PendingImpact) {
         let (a, b, t) = (pending.a, pending.b, pending.t);
         let (sa, sb) = (self.segments[a as usize], self.segments[b as usize]);
+        let Some((friction, restitution)) = self.impact_material(pending) else {
+            // The hooks disabled this contact: the pair passes through each other this step.
+            self.disabled.insert(pair_key(a, b));
+            return;
+        };
         let hit = Hit {
             a,
             b,
             piece_a: pending.toi.piece_a,
             piece_b: pending.toi.piece_b,
+            friction,
+            restitution,
             ca: sa.pose_at(t).translation,
             cb: sb.pose_at(t).translation,
             normal: pending.toi.normal,
@@ -277,9 +325,8 @@ impl ContinuousPass<'_> {
     /// false), and at least `separate` (m/s). Returns the total normal impulse (N·s).
     fn apply_impact(&mut self, hit: &Hit, elastic: bool, separate: Real) -> Real {
         let (a, b) = (hit.a, hit.b);
-        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        let (friction, restitution) = self.config.piece_material(ba, hit.piece_a, bb, hit.piece_b);
-        let restitution = if elastic { restitution } else { 0.0 };
+        let friction = hit.friction;
+        let restitution = if elastic { hit.restitution } else { 0.0 };
         let mut contact = GroupContact {
             a,
             b,

@@ -37,6 +37,7 @@ use super::body_set::BodySet;
 use super::contact_set::ContactSet;
 use super::contact_set::{pair_key, PairHasher, PairMap, PairSet};
 use super::events::StepEvents;
+use super::hooks::{ContactHooks, Verdicts};
 use super::step::Clock;
 use super::WorldConfig;
 use crate::broadphase::BroadPhase;
@@ -283,9 +284,24 @@ pub(crate) struct ContinuousPass<'w> {
     /// way, so the static contact wins and the kinematic body passes it (see
     /// `impact::yields_to_kinematic`). Never swept against each other again this step.
     yielded: PairSet,
+    /// The game's contact hooks and their verdicts of this step (see `world/hooks.rs`).
+    hooks: Option<(&'w mut dyn ContactHooks, &'w mut Verdicts)>,
+    /// Pairs of bodies whose impact the hooks disabled: never swept against each other again
+    /// this step.
+    disabled: PairSet,
 }
 
 impl<'w> ContinuousPass<'w> {
+    /// The pass with the game's contact hooks (and the verdicts the solver's contacts got).
+    pub fn with_hooks(
+        mut self,
+        hooks: Option<&'w mut (dyn ContactHooks + '_)>,
+        verdicts: &'w mut Verdicts,
+    ) -> Self {
+        self.hooks = hooks.map(|h| (h as &'w mut dyn ContactHooks, verdicts));
+        self
+    }
+
     /// A pass over the world's parts for the step `clock` is running.
     pub fn new(
         config: &'w WorldConfig,
@@ -313,6 +329,8 @@ impl<'w> ContinuousPass<'w> {
             pair_impacts: PairMap::default(),
             joined: PairSet::default(),
             yielded: PairSet::default(),
+            hooks: None,
+            disabled: PairSet::default(),
             restarted: Vec::new(),
             neighbours: Neighbours::default(),
             swept_boxes: Vec::new(),

@@ -104,7 +104,7 @@ impl ContinuousPass<'_> {
     /// pinned body letting a kinematic body pass).
     pub(super) fn set_aside(&self, a: u32, b: u32) -> bool {
         let key = pair_key(a, b);
-        self.joined.contains(&key) || self.yielded.contains(&key)
+        self.joined.contains(&key) || self.yielded.contains(&key) || self.disabled.contains(&key)
     }
 
     /// Impacts the pair has had this step.
