@@ -101,6 +101,8 @@ fn game_parts_contract() -> Result<(), Box<dyn std::error::Error>> {
         &Transform::new(Vec2::new(3.0, 0.0), 0.0),
     );
     let (_, _, _): (f64, Vec2, Vec2) = (d.distance, d.point_a, d.point_b);
+    let _: Shape = Shape::segment(Vec2::ZERO, Vec2::X)?;
+    let _: Shape = Shape::chain(&[Vec2::ZERO, Vec2::X, Vec2::ONE], false)?;
     assert!((d.distance - 1.0).abs() < 1e-12);
     Ok(())
 }
