@@ -56,7 +56,9 @@ pub use glam;
 
 pub use constants::MAX_POLYGON_VERTICES;
 pub use dynamics::{
-    Body, BodyDef, BodyError, BodyId, BodyKind, Filter, MixingRule, ShapeDef, ShapeId,
+    Body, BodyDef, BodyError, BodyId, BodyKind, DistanceJointDef, Filter, JointCommon, JointDef,
+    JointError, JointId, MixingRule, MotorJointDef, MouseJointDef, PrismaticJointDef,
+    RevoluteJointDef, ShapeDef, ShapeId, WeldJointDef, WheelJointDef,
 };
 pub use math::{Aabb, Real, Rot, Transform, Vec2};
 pub use query::{Contact, Motion, Toi};
@@ -64,8 +66,8 @@ pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
 pub use world::{
-    ContactHooks, PreSolve, QueryFilter, SensorEvent, ShapeCastHit, StepEvents, StepProfile, World,
-    WorldConfig, WorldError, WorldRayHit,
+    ContactHooks, JointEvent, JointReaction, PreSolve, QueryFilter, SensorEvent, ShapeCastHit,
+    StepEvents, StepProfile, World, WorldConfig, WorldError, WorldRayHit,
 };
 
 /// The README's Rust examples compile and run as doctests.

@@ -1,6 +1,6 @@
 //! Rigid-body dynamics: bodies, persistent contacts with their manifolds, and the contact solver.
 //!
-//! `body.rs` holds definitions and validation; `contact.rs` the narrow phase that refreshes each
+//! `body.rs` holds definitions and validation; `joint.rs` and `joint_solver.rs` the joints; `contact.rs` the narrow phase that refreshes each
 //! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver,
 //! which runs on coloured constraints (`graph.rs`) eight at a time in SIMD lanes (`wide.rs`), in
 //! stages that may share out over threads (`stages.rs`).
@@ -10,6 +10,8 @@ pub(crate) mod body;
 pub(crate) mod contact;
 pub(crate) mod contact_math;
 pub(crate) mod graph;
+pub(crate) mod joint;
+pub(crate) mod joint_solver;
 pub(crate) mod shape_def;
 #[allow(unsafe_code)] // shares body states among a stage's blocks: see `stages.rs`
 pub(crate) mod solver;
@@ -20,4 +22,8 @@ pub(crate) mod wide;
 
 pub use body::{Body, BodyDef, BodyError, BodyId, BodyKind};
 pub use contact_math::MixingRule;
+pub use joint::{
+    DistanceJointDef, JointCommon, JointDef, JointError, JointId, MotorJointDef, MouseJointDef,
+    PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
+};
 pub use shape_def::{Filter, ShapeDef, ShapeId, MAX_SHAPES_PER_BODY};

@@ -49,6 +49,11 @@ pub struct WorldConfig {
     /// so a feature or piece they do not track cannot reach them unseen. Default
     /// [`CONTACT_RECYCLE_DISTANCE`] (5 cm, as Box2D v3.1). See `docs/simulation.md`.
     pub contact_recycle_distance: Real,
+    /// Stiffness of joints' rigid parts (Hz, > 0; capped at a quarter of the substep rate).
+    /// Default 60 (as Box2D v3).
+    pub joint_hertz: Real,
+    /// Damping ratio of joints' rigid parts (≥ 0). Default 2 (as Box2D v3).
+    pub joint_damping_ratio: Real,
 }
 
 impl Default for WorldConfig {
@@ -67,6 +72,8 @@ impl Default for WorldConfig {
             friction_mixing: MixingRule::GeometricMean,
             restitution_mixing: MixingRule::Max,
             contact_recycle_distance: CONTACT_RECYCLE_DISTANCE,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
         }
     }
 }
@@ -133,6 +140,16 @@ impl WorldConfig {
                 "contact_push_velocity",
                 self.contact_push_velocity,
                 "positive (m/s)",
+            );
+        }
+        if !(self.joint_hertz.is_finite() && self.joint_hertz > 0.0) {
+            return bad("joint_hertz", self.joint_hertz, "positive (Hz)");
+        }
+        if !(self.joint_damping_ratio.is_finite() && self.joint_damping_ratio >= 0.0) {
+            return bad(
+                "joint_damping_ratio",
+                self.joint_damping_ratio,
+                "zero or positive",
             );
         }
         if !(self.contact_recycle_distance.is_finite() && self.contact_recycle_distance >= 0.0) {

@@ -92,6 +92,25 @@ pub struct SensorEvent {
     pub time: Real,
 }
 
+/// A joint whose reaction passed one of its thresholds in a step
+/// ([`JointCommon::force_threshold`](crate::JointCommon), `torque_threshold`): a breakable joint
+/// the game may now remove.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointEvent {
+    /// The joint.
+    pub joint: crate::dynamics::JointId,
+    /// Its body A (`None` for a mouse joint) and body B.
+    pub body_a: Option<BodyId>,
+    /// Its body B.
+    pub body_b: BodyId,
+    /// Step in which it happened.
+    pub step: u64,
+    /// The reaction force's magnitude (N) and torque's (N·m) in that step.
+    pub force: Real,
+    /// See `force`.
+    pub torque: Real,
+}
+
 /// The events of one step (or of all steps of one `advance`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepEvents {
@@ -105,6 +124,8 @@ pub struct StepEvents {
     pub sensor_begin: Vec<SensorEvent>,
     /// Shapes that left a sensor (a visitor that crossed it within the step has both events).
     pub sensor_end: Vec<SensorEvent>,
+    /// Joints whose reaction passed a threshold.
+    pub joint_events: Vec<JointEvent>,
     /// Bodies the continuous pass had to hold still for the rest of the step (its fallback when
     /// the impact budget ran out or a contact could not be resolved in time): each stopped at a
     /// pose that overlaps nothing past the slop, with its velocity zeroed. Never tunnelling, but
@@ -120,6 +141,7 @@ impl StepEvents {
         self.impacts.clear();
         self.sensor_begin.clear();
         self.sensor_end.clear();
+        self.joint_events.clear();
         self.held.clear();
     }
 
@@ -131,6 +153,7 @@ impl StepEvents {
             && self.impacts.is_empty()
             && self.sensor_begin.is_empty()
             && self.sensor_end.is_empty()
+            && self.joint_events.is_empty()
             && self.held.is_empty()
     }
 }

@@ -20,6 +20,7 @@ mod contact_set;
 mod continuous;
 mod events;
 mod hooks;
+mod joints;
 mod profile;
 mod queries;
 mod sensors;
@@ -28,8 +29,9 @@ mod solve;
 mod step;
 
 pub use config::{WorldConfig, WorldError};
-pub use events::{ContactBegin, ContactEnd, Impact, SensorEvent, StepEvents};
+pub use events::{ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
 pub use hooks::{ContactHooks, PreSolve};
+pub use joints::JointReaction;
 pub use profile::StepProfile;
 pub use queries::{QueryFilter, ShapeCastHit, WorldRayHit};
 
@@ -56,6 +58,8 @@ pub struct World {
     profile: StepProfile,
     /// Sensor shapes and the shapes inside them (see `sensors.rs`).
     sensor_overlaps: sensors::SensorOverlaps,
+    /// The joints (see `joints.rs`).
+    joints: joints::JointSet,
 }
 
 /// The broad-phase proxy type of a body kind.
@@ -92,6 +96,7 @@ impl World {
             clock: Clock::default(),
             profile: StepProfile::default(),
             sensor_overlaps: Default::default(),
+            joints: Default::default(),
         })
     }
 
@@ -145,12 +150,13 @@ impl World {
     }
 
     /// Removes a body; its id (and any copy of it) is rejected from now on. Its contacts are
-    /// dropped (no contact-end event is reported for them).
+    /// dropped (no contact-end event is reported for them), and so are its joints.
     pub fn remove_body(&mut self, id: BodyId) -> Result<Body, BodyError> {
         let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
         let (body, proxy) = self.bodies.remove(id).ok_or(BodyError::UnknownBody(id))?;
         self.broad_phase.destroy_proxy(proxy);
         self.contacts.remove_involving(key);
+        self.joints.remove_body(key);
         Ok(body)
     }
 

@@ -15,10 +15,15 @@
 
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
+use super::events::JointEvent;
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, PreSolve, Verdicts};
+use super::joints::{step_frames, JointSet};
 use super::step::{Clock, StepBuffers};
 use super::WorldConfig;
+use crate::dynamics::contact_math::InverseMass;
+use crate::dynamics::joint_solver::{JointConstraint, JointKind};
+use crate::dynamics::solver::Softness;
 use crate::dynamics::solver::{
     BodySim, BodyState, ConstraintPoint, ContactConstraint, ContactSolver, SoftStepSolver,
     SolverSettings,
@@ -46,13 +51,17 @@ pub(crate) struct SolverBuffers {
     any_kinematic: bool,
     /// The contact solver and its buffers (colouring, bundles).
     solver: SoftStepSolver,
+    /// The joints prepared for this step.
+    joints: Vec<JointConstraint>,
 }
 
 /// Runs stage 3: see the module notes.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn solve(
     config: &WorldConfig,
     bodies: &mut BodySet,
     contacts: &mut ContactSet,
+    joints: &mut JointSet,
     buffers: &mut StepBuffers,
     events: &mut StepEvents,
     clock: &Clock,
@@ -62,6 +71,7 @@ pub(super) fn solve(
     gather_states(config, bodies, solver);
     let hooked = hooks.map(|h| (h, &mut buffers.verdicts));
     build_constraints(contacts, bodies, solver, hooked);
+    build_joints(config, joints, bodies, solver);
     find_pinned(contacts, bodies, solver);
     let settings = SolverSettings {
         dt: config.dt,
@@ -77,8 +87,10 @@ pub(super) fn solve(
         &mut solver.states,
         &mut solver.sims,
         &mut solver.constraints,
+        &mut solver.joints,
     );
     store_impulses(&solver.constraints, contacts);
+    store_joints(config, joints, bodies, solver, events, clock);
     report_meetings(&solver.constraints, contacts, bodies, events, clock);
     finalize_poses(bodies, solver, &mut buffers.angles);
 }
@@ -241,6 +253,98 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
         let contact = &contacts.as_slice()[c.source.0];
         if with(contact, BodyKind::Static).is_some_and(|d| pressed[d as usize]) {
             solver.pinned.push(k);
+        }
+    }
+}
+
+/// One prepared constraint per joint (see `dynamics/joint_solver.rs`).
+fn build_joints(
+    config: &WorldConfig,
+    joints: &JointSet,
+    bodies: &BodySet,
+    solver: &mut SolverBuffers,
+) {
+    solver.joints.clear();
+    if joints.len() == 0 {
+        return;
+    }
+    let n = config.substeps.max(1) as Real;
+    let h = config.dt / n;
+    let hertz = config.joint_hertz.min(0.25 * n / config.dt);
+    let soft = Softness::new(hertz, config.joint_damping_ratio, h);
+    for (slot, j) in joints.iter() {
+        let a = j.body_a.map(|k| bodies.at(k));
+        let b = bodies.at(j.body_b);
+        let (frame_a, frame_b, delta_center, delta_angle, axis) = step_frames(j, a, b);
+        let spring_of = |s: Option<(Real, Real)>| {
+            s.map_or(Softness::default(), |(hz, zeta)| Softness::new(hz, zeta, h))
+        };
+        let (spring, second_spring) = match j.kind {
+            JointKind::Revolute { spring, .. }
+            | JointKind::Prismatic { spring, .. }
+            | JointKind::Distance { spring, .. }
+            | JointKind::Wheel { spring, .. } => (spring_of(spring), Softness::default()),
+            JointKind::Weld { linear, angular } => (
+                spring_of((linear.0 > 0.0).then_some(linear)),
+                spring_of((angular.0 > 0.0).then_some(angular)),
+            ),
+            JointKind::Mouse {
+                hertz,
+                damping_ratio,
+                ..
+            } => (Softness::new(hertz, damping_ratio, h), Softness::default()),
+            JointKind::Motor { .. } => (Softness::default(), Softness::default()),
+        };
+        let state = |k: Option<u32>| k.map_or(0, |k| solver.state_of[k as usize] as usize);
+        let mass =
+            |body: Option<&crate::Body>| body.map_or(InverseMass::default(), |b| b.inverse_mass());
+        solver.joints.push(JointConstraint {
+            slot,
+            a: state(j.body_a),
+            b: state(Some(j.body_b)),
+            mass_a: mass(a),
+            mass_b: mass(Some(b)),
+            frame_a,
+            frame_b,
+            delta_center,
+            delta_angle,
+            axis,
+            kind: j.kind,
+            impulses: j.impulses,
+            soft,
+            spring,
+            second_spring,
+        });
+    }
+}
+
+/// Joints' impulses back for the next step's warm start, their reactions, and the events of those
+/// past a threshold.
+fn store_joints(
+    config: &WorldConfig,
+    joints: &mut JointSet,
+    bodies: &BodySet,
+    solver: &SolverBuffers,
+    events: &mut StepEvents,
+    clock: &Clock,
+) {
+    let h = config.dt / config.substeps.max(1) as Real;
+    for c in &solver.joints {
+        let (force, torque) = c.reaction(&solver.states, h);
+        let id = joints.id(c.slot);
+        let j = joints.at_mut(c.slot);
+        j.impulses = c.impulses;
+        j.force = force;
+        j.torque = torque;
+        if force.length() > j.common.force_threshold || torque.abs() > j.common.torque_threshold {
+            events.joint_events.push(JointEvent {
+                joint: id,
+                body_a: j.body_a.map(|k| bodies.id(k)),
+                body_b: bodies.id(j.body_b),
+                step: clock.step,
+                force: force.length(),
+                torque,
+            });
         }
     }
 }

@@ -25,6 +25,7 @@ use super::contact_set::ContactSet;
 use super::continuous::ContinuousPass;
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, Verdicts};
+use super::joints::JointSet;
 use super::profile::Laps;
 use super::sensors::sensor_pass;
 use super::solve::{solve, SolverBuffers};
@@ -77,12 +78,13 @@ impl World {
             clock,
             profile,
             sensor_overlaps,
+            joints,
         } = self;
         let mut laps = Laps::start();
         for (_, b) in bodies.iter_mut() {
             b.previous_pose = b.pose;
         }
-        update_pairs(broad_phase, contacts, bodies, events, config, clock);
+        update_pairs(broad_phase, contacts, bodies, joints, events, config, clock);
         profile.pairs = laps.lap();
         narrow_phase(contacts, bodies, events, config, clock, buffers);
         profile.narrow = laps.lap();
@@ -91,6 +93,7 @@ impl World {
             config,
             bodies,
             contacts,
+            joints,
             buffers,
             events,
             clock,
@@ -100,6 +103,7 @@ impl World {
         if config.continuous {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .with_hooks(hooks, &mut buffers.verdicts)
+                .with_joints(joints)
                 .run(&buffers.angles);
         }
         if bodies.sensor_shapes > 0 || !sensor_overlaps.is_empty() {
@@ -135,15 +139,18 @@ fn update_pairs(
     broad_phase: &mut BroadPhase,
     contacts: &mut ContactSet,
     bodies: &mut BodySet,
+    joints: &JointSet,
     events: &mut StepEvents,
     config: &WorldConfig,
     clock: &Clock,
 ) {
     let mixing = config.mixing();
-    // Pairs whose shapes cannot collide (filters, sensors) never become contacts.
-    let known_or_filtered = |a: u32, b: u32| {
-        contacts.contains(a, b) || bodies.at(a).pair_filter(bodies.at(b)) == PairFilter::Never
+    // Pairs whose shapes cannot collide (filters, sensors, a joint between them) never become
+    // contacts.
+    let never = |a: u32, b: u32| {
+        joints.blocks(a, b) || bodies.at(a).pair_filter(bodies.at(b)) == PairFilter::Never
     };
+    let known_or_filtered = |a: u32, b: u32| contacts.contains(a, b) || never(a, b);
     for &(a, b) in broad_phase.update_pairs(known_or_filtered) {
         let filter = bodies.at(a).pair_filter(bodies.at(b));
         contacts.insert(PairContact::new(a, b, filter, mixing));
@@ -158,7 +165,11 @@ fn update_pairs(
             .fat_aabb(bodies.proxy(a))
             .overlaps(&broad_phase.fat_aabb(bodies.proxy(b)));
         if refilter {
-            c.filter = bodies.at(a).pair_filter(bodies.at(b));
+            c.filter = if joints.blocks(a, b) {
+                PairFilter::Never
+            } else {
+                bodies.at(a).pair_filter(bodies.at(b))
+            };
         }
         if overlap && c.filter != PairFilter::Never {
             k += 1;

@@ -38,6 +38,7 @@ use super::contact_set::ContactSet;
 use super::contact_set::{pair_key, PairHasher, PairMap, PairSet};
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, Verdicts};
+use super::joints::JointSet;
 use super::step::Clock;
 use super::WorldConfig;
 use crate::broadphase::BroadPhase;
@@ -289,9 +290,17 @@ pub(crate) struct ContinuousPass<'w> {
     /// Pairs of bodies whose impact the hooks disabled: never swept against each other again
     /// this step.
     disabled: PairSet,
+    /// The joints, whose bodies (`collide_connected` off) are never swept against each other.
+    joints: Option<&'w JointSet>,
 }
 
 impl<'w> ContinuousPass<'w> {
+    /// The pass with the world's joints (their bodies are not swept against each other).
+    pub fn with_joints(mut self, joints: &'w JointSet) -> Self {
+        self.joints = Some(joints);
+        self
+    }
+
     /// The pass with the game's contact hooks (and the verdicts the solver's contacts got).
     pub fn with_hooks(
         mut self,
@@ -331,6 +340,7 @@ impl<'w> ContinuousPass<'w> {
             yielded: PairSet::default(),
             hooks: None,
             disabled: PairSet::default(),
+            joints: None,
             restarted: Vec::new(),
             neighbours: Neighbours::default(),
             swept_boxes: Vec::new(),

@@ -218,7 +218,11 @@ impl ContinuousPass<'_> {
         out.dedup();
         // Pairs whose shapes cannot collide (filters, sensors) are never swept.
         let body = self.bodies.at(i);
-        out.retain(|&c| body.pair_filter(self.bodies.at(c)) != PairFilter::Never);
+        let joints = self.joints;
+        out.retain(|&c| {
+            body.pair_filter(self.bodies.at(c)) != PairFilter::Never
+                && !joints.is_some_and(|j| j.blocks(i, c))
+        });
         self.work.set(self.work.get() + out.len());
         out
     }

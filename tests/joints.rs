@@ -1,0 +1,432 @@
+//! Joints against analytic results: pendulum periods, spring frequencies and static deflections,
+//! motor speeds, limits, rope lengths, reaction forces; and the bookkeeping (errors, removal,
+//! collide_connected, breakable joints).
+
+use std::f64::consts::PI;
+use sweep2d::{
+    BodyDef, BodyId, BodyKind, DistanceJointDef, JointError, MotorJointDef, MouseJointDef,
+    PrismaticJointDef, RevoluteJointDef, Shape, Transform, Vec2, WeldJointDef, WheelJointDef,
+    World, WorldConfig,
+};
+
+fn v(x: f64, y: f64) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+const G: f64 = 9.81;
+
+fn world(gravity: f64) -> World {
+    World::new(WorldConfig {
+        gravity: v(0.0, -gravity),
+        ..WorldConfig::default()
+    })
+}
+
+fn ground(w: &mut World) -> BodyId {
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(0.1, 0.1).unwrap(),
+        transform: Transform::new(v(0.0, 10.0), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
+fn ball(w: &mut World, at: Vec2, r: f64) -> BodyId {
+    w.add_body(BodyDef {
+        shape: Shape::circle(r).unwrap(),
+        transform: Transform::new(at, 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
+/// The mean period (s) of a signal sampled every `dt`, from its upward zero crossings (linear
+/// interpolation between samples).
+fn period(samples: &[f64], dt: f64) -> f64 {
+    let crossings: Vec<f64> = samples
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] < 0.0 && w[1] >= 0.0)
+        .map(|(k, w)| (k as f64 + w[0] / (w[0] - w[1])) * dt)
+        .collect();
+    assert!(
+        crossings.len() >= 3,
+        "too few crossings: {}",
+        crossings.len()
+    );
+    (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64
+}
+
+fn x_of(w: &World, b: BodyId) -> f64 {
+    w.body(b).unwrap().center_of_mass().x
+}
+
+#[test]
+fn a_rod_pendulum_swings_with_the_simple_pendulum_period() {
+    // A distance joint to the ball's centre leaves its spin free: a simple pendulum, T = 2π√(L/g)
+    // (amplitude 0.05 rad: the finite-amplitude correction is 1.6e-4).
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let l = 1.5;
+    let start = v(l * 0.05f64.sin(), 10.0 - l * 0.05f64.cos());
+    let b = ball(&mut w, start, 0.05);
+    w.add_joint(DistanceJointDef::new(g, b, v(0.0, 10.0), start))
+        .unwrap();
+    let dt = w.config().dt;
+    let samples: Vec<f64> = (0..900)
+        .map(|_| {
+            w.step();
+            x_of(&w, b)
+        })
+        .collect();
+    let expected = 2.0 * PI * (l / G).sqrt();
+    let t = period(&samples, dt);
+    assert!((t / expected - 1.0).abs() < 5e-3, "{t} s vs {expected} s");
+    // The rod keeps its length.
+    let d = w.body(b).unwrap().center_of_mass().distance(v(0.0, 10.0));
+    assert!((d - l).abs() < 1e-3, "{d}");
+}
+
+#[test]
+fn a_pinned_disc_swings_with_the_physical_pendulum_period() {
+    // A revolute pin at the pivot: the disc turns with the arm, T = 2π√((L² + r²/2)/(g L)).
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let (l, r) = (1.0, 0.3);
+    let a0: f64 = 0.05;
+    let start = v(l * a0.sin(), 10.0 - l * a0.cos());
+    let b = ball(&mut w, start, r);
+    w.add_joint(RevoluteJointDef::new(g, b, v(0.0, 10.0)))
+        .unwrap();
+    let dt = w.config().dt;
+    let samples: Vec<f64> = (0..900)
+        .map(|_| {
+            w.step();
+            x_of(&w, b)
+        })
+        .collect();
+    let expected = 2.0 * PI * ((l * l + 0.5 * r * r) / (G * l)).sqrt();
+    let t = period(&samples, dt);
+    assert!((t / expected - 1.0).abs() < 5e-3, "{t} s vs {expected} s");
+}
+
+#[test]
+fn a_hanging_body_feels_its_weight_through_the_joint() {
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let b = ball(&mut w, v(0.0, 9.0), 0.2);
+    let j = w
+        .add_joint(RevoluteJointDef::new(g, b, v(0.0, 10.0)))
+        .unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    let m = w.body(b).unwrap().mass();
+    let r = w.joint_reaction(j).unwrap();
+    assert!(
+        (r.force.y - m * G).abs() < 1e-3 * m * G,
+        "{:?} vs {}",
+        r.force,
+        m * G
+    );
+    assert!(r.force.x.abs() < 1e-6 * m * G && r.torque.abs() < 1e-9);
+}
+
+#[test]
+fn a_revolute_motor_reaches_its_speed_and_a_limit_stops_the_arm() {
+    let mut w = world(0.0);
+    let g = ground(&mut w);
+    let wheel = ball(&mut w, v(0.0, 10.0), 0.5);
+    let mut def = RevoluteJointDef::new(g, wheel, v(0.0, 10.0));
+    def.enable_motor = true;
+    def.motor_speed = 5.0;
+    def.max_motor_torque = 100.0;
+    w.add_joint(def).unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    let omega = w.body(wheel).unwrap().angular_velocity();
+    assert!((omega - 5.0).abs() < 1e-6, "{omega}");
+
+    // An arm falling from horizontal, stopped at −0.5 rad by the lower limit.
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let arm = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.05).unwrap(),
+            transform: Transform::new(v(0.5, 10.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let mut def = RevoluteJointDef::new(g, arm, v(0.0, 10.0));
+    def.enable_limit = true;
+    def.lower_angle = -0.5;
+    def.upper_angle = 0.5;
+    w.add_joint(def).unwrap();
+    let mut lowest: f64 = 0.0;
+    for _ in 0..240 {
+        w.step();
+        lowest = lowest.min(w.body(arm).unwrap().transform().angle());
+    }
+    let angle = w.body(arm).unwrap().transform().angle();
+    assert!((angle + 0.5).abs() < 0.01, "rests on the limit: {angle}");
+    assert!(lowest > -0.53, "never far past it: {lowest}");
+}
+
+#[test]
+fn a_distance_spring_oscillates_at_its_frequency_and_a_rope_holds_its_length() {
+    let mut w = world(0.0);
+    let g = ground(&mut w);
+    let b = ball(&mut w, v(1.2, 10.0), 0.1);
+    let mut def = DistanceJointDef::new(g, b, v(0.0, 10.0), v(1.2, 10.0));
+    def.length = 1.0;
+    def.min_length = 0.0;
+    def.max_length = 5.0;
+    def.enable_spring = true;
+    def.hertz = 1.5;
+    def.damping_ratio = 0.0;
+    w.add_joint(def).unwrap();
+    let dt = w.config().dt;
+    let samples: Vec<f64> = (0..600)
+        .map(|_| {
+            w.step();
+            x_of(&w, b) - 1.0
+        })
+        .collect();
+    let t = period(&samples, dt);
+    assert!(
+        (t * 1.5 - 1.0).abs() < 0.01,
+        "period {t} s, expected {}",
+        1.0 / 1.5
+    );
+
+    // A rope of 2 m: the ball falls freely until it is taut, then hangs at 2 m.
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let b = ball(&mut w, v(0.5, 9.5), 0.1);
+    let mut rope = DistanceJointDef::new(g, b, v(0.0, 10.0), v(0.5, 9.5));
+    rope.length = 2.0;
+    rope.min_length = 0.0;
+    rope.max_length = 2.0;
+    w.add_joint(rope).unwrap();
+    let mut longest: f64 = 0.0;
+    for step in 0..300 {
+        w.step();
+        let d = w.body(b).unwrap().center_of_mass().distance(v(0.0, 10.0));
+        longest = longest.max(d);
+        if step == 10 {
+            // Still slack: free fall so far (10+1 steps of gravity).
+            let vy = w.body(b).unwrap().linear_velocity().y;
+            assert!((vy + G * 11.0 * w.config().dt).abs() < 1e-9, "{vy}");
+        }
+    }
+    assert!(longest < 2.0 + 0.02, "rope stretched to {longest}");
+}
+
+#[test]
+fn a_prismatic_motor_slides_along_its_axis_to_the_limit() {
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let slider = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.2, 0.1).unwrap(),
+            transform: Transform::new(v(0.0, 9.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let axis = v(1.0, 1.0).normalize();
+    let mut def = PrismaticJointDef::new(g, slider, v(0.0, 9.0), axis);
+    def.enable_motor = true;
+    def.motor_speed = 2.0;
+    def.max_motor_force = 10.0; // 12 times the slider's weight
+    def.enable_limit = true;
+    def.lower_translation = -1.0;
+    def.upper_translation = 1.5;
+    w.add_joint(def).unwrap();
+    for step in 0..120 {
+        w.step();
+        let b = w.body(slider).unwrap();
+        let d = b.transform().translation - v(0.0, 9.0);
+        let off_axis = d.perp_dot(axis);
+        assert!(
+            off_axis.abs() < 2e-3,
+            "step {step}: off the axis by {off_axis}"
+        );
+        assert!(b.transform().angle().abs() < 1e-3);
+        if step == 30 {
+            let speed = b.linear_velocity().dot(axis);
+            assert!((speed - 2.0).abs() < 1e-3, "motor speed {speed}");
+        }
+    }
+    let along = (w.body(slider).unwrap().transform().translation - v(0.0, 9.0)).dot(axis);
+    assert!((along - 1.5).abs() < 0.01, "at the upper limit: {along}");
+}
+
+#[test]
+fn a_wheel_sags_by_g_over_omega_squared_and_welded_boxes_keep_their_pose() {
+    // The suspension spring's stiffness is m·ω² (ω = 2π·hertz): a hanging wheel sags by g/ω².
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let wheel = ball(&mut w, v(0.0, 9.0), 0.3);
+    let mut def = WheelJointDef::new(g, wheel, v(0.0, 9.0), v(0.0, 1.0));
+    def.hertz = 2.0;
+    def.damping_ratio = 1.0;
+    w.add_joint(def).unwrap();
+    for _ in 0..300 {
+        w.step();
+    }
+    let omega = 2.0 * PI * 2.0;
+    let sag = 9.0 - w.body(wheel).unwrap().center_of_mass().y;
+    assert!(
+        (sag / (G / (omega * omega)) - 1.0).abs() < 0.02,
+        "sag {sag}"
+    );
+
+    // Two boxes welded side by side fall onto the ground and keep their relative pose.
+    let mut w = world(G);
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(10.0, 0.5).unwrap(),
+        transform: Transform::new(v(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap();
+    let a = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 3.0), 0.3),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let b = w
+        .add_body(BodyDef {
+            transform: Transform::new(
+                Transform::new(v(0.0, 3.0), 0.3).transform_point(v(1.0, 0.0)),
+                0.3,
+            ),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let at = w.body(a).unwrap().transform().transform_point(v(0.5, 0.0));
+    w.add_joint(WeldJointDef::new(a, b, at)).unwrap();
+    for _ in 0..240 {
+        w.step();
+    }
+    let (xa, xb) = (
+        w.body(a).unwrap().transform(),
+        w.body(b).unwrap().transform(),
+    );
+    let rel = xa.inv_transform_point(xb.translation);
+    assert!((rel - v(1.0, 0.0)).length() < 5e-3, "{rel:?}");
+    assert!((xb.angle() - xa.angle()).abs() < 5e-3);
+}
+
+#[test]
+fn mouse_and_motor_joints_drive_bodies_to_their_targets() {
+    let mut w = world(G);
+    let b = ball(&mut w, v(0.0, 0.0), 0.2);
+    let m = w.body(b).unwrap().mass();
+    let mouse = w
+        .add_joint(MouseJointDef::new(b, v(0.0, 0.0), 100.0 * m * G))
+        .unwrap();
+    w.set_joint_target(mouse, v(2.0, 1.0)).unwrap();
+    for _ in 0..180 {
+        w.step();
+    }
+    let p = w.body(b).unwrap().center_of_mass();
+    // A soft spring against gravity: within the sag g/ω² (ω = 2π·5 Hz) of the target.
+    let sag = G / (2.0 * PI * 5.0f64).powi(2);
+    assert!((p - v(2.0, 1.0 - sag)).length() < 0.01, "{p:?}");
+
+    let mut w = world(0.0);
+    let g = ground(&mut w);
+    let b = ball(&mut w, v(1.0, 10.0), 0.2);
+    let mut def = MotorJointDef::new(g, b, 1_000.0, 1_000.0);
+    def.linear_offset = Some(v(-1.0, -2.0));
+    def.angular_offset = Some(1.0);
+    w.add_joint(def).unwrap();
+    for _ in 0..180 {
+        w.step();
+    }
+    let t = w.body(b).unwrap().transform();
+    assert!((t.translation - v(-1.0, 8.0)).length() < 1e-3, "{t:?}");
+    assert!((t.angle() - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn joint_bookkeeping() {
+    let mut w = world(G);
+    let g = ground(&mut w);
+    let b = ball(&mut w, v(0.0, 9.0), 0.2);
+    // Errors leave the world as it was.
+    assert_eq!(
+        w.add_joint(RevoluteJointDef::new(b, b, v(0.0, 9.0))),
+        Err(JointError::SameBody(b))
+    );
+    let mut bad = RevoluteJointDef::new(g, b, v(0.0, 9.5));
+    bad.enable_motor = true;
+    bad.max_motor_torque = -1.0;
+    assert!(matches!(
+        w.add_joint(bad),
+        Err(JointError::OutOfRange {
+            field: "max_motor_torque",
+            ..
+        })
+    ));
+    let mut bad = RevoluteJointDef::new(g, b, v(0.0, 9.5));
+    bad.enable_limit = true;
+    bad.lower_angle = 1.0;
+    bad.upper_angle = -1.0;
+    assert!(matches!(
+        w.add_joint(bad),
+        Err(JointError::OutOfRange { .. })
+    ));
+    assert!(matches!(
+        w.add_joint(PrismaticJointDef::new(g, b, v(0.0, 9.0), Vec2::ZERO)),
+        Err(JointError::OutOfRange { field: "axis", .. })
+    ));
+    assert!(matches!(
+        w.add_joint(RevoluteJointDef::new(g, b, v(f64::NAN, 9.0))),
+        Err(JointError::NonFinite {
+            field: "anchor",
+            ..
+        })
+    ));
+    assert_eq!(w.joint_count(), 0);
+
+    // Jointed bodies do not collide (unless asked); removing a body removes its joints.
+    let a = ball(&mut w, v(3.0, 9.0), 0.5);
+    let c = ball(&mut w, v(3.5, 9.0), 0.5);
+    let j = w
+        .add_joint(DistanceJointDef::new(a, c, v(3.0, 9.0), v(3.5, 9.0)))
+        .unwrap();
+    w.step();
+    assert!(
+        w.events().contact_begin.is_empty(),
+        "jointed bodies overlap freely"
+    );
+    let brk = w
+        .add_joint(RevoluteJointDef::new(g, b, v(0.0, 10.0)))
+        .unwrap();
+    w.remove_body(a).unwrap();
+    assert!(w.joint_reaction(j).is_none());
+    assert_eq!(w.joint_count(), 1);
+    assert!(w.remove_joint(j).is_err());
+    w.remove_joint(brk).unwrap();
+
+    // A breakable joint: a threshold below the hanging weight reports events.
+    let mut def = RevoluteJointDef::new(g, b, v(0.0, 10.0));
+    def.common.force_threshold = 0.5 * w.body(b).unwrap().mass() * G;
+    let weak = w.add_joint(def).unwrap();
+    let mut events = 0;
+    for _ in 0..60 {
+        w.step();
+        events += w
+            .events()
+            .joint_events
+            .iter()
+            .filter(|e| e.joint == weak)
+            .count();
+    }
+    assert!(events > 0);
+}
