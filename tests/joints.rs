@@ -430,3 +430,82 @@ fn joint_bookkeeping() {
     }
     assert!(events > 0);
 }
+
+/// A hanging chain of 30 links (revolute joints) hit in the middle by a 10 g bullet at 300 m/s:
+/// the impact is resolved with the chain's joints (the blow spreads along the chain), nothing
+/// passes through, and once the solver has recovered (from 2 s on) the joints hold within 2 cm
+/// while the undamped chain whips about with the default 4 substeps, and within 1 cm with 8.
+#[test]
+fn a_chain_hit_by_a_bullet_stays_connected() {
+    for (substeps, tolerance) in [(4, 0.02), (8, 0.01)] {
+        chain_hit(substeps, tolerance);
+    }
+}
+
+fn chain_hit(substeps: u32, tolerance: f64) {
+    let mut w = World::new(WorldConfig {
+        gravity: v(0.0, -G),
+        substeps,
+        ..WorldConfig::default()
+    });
+    let top = ground(&mut w);
+    let (mut prev, mut joints, mut links) = (top, Vec::new(), Vec::new());
+    for k in 0..30 {
+        let y = 10.0 - 0.25 - 0.5 * k as f64;
+        let link = w
+            .add_body(BodyDef {
+                shape: Shape::capsule(v(0.0, -0.2), v(0.0, 0.2), 0.05).unwrap(),
+                transform: Transform::new(v(0.0, y), 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        joints.push(
+            w.add_joint(RevoluteJointDef::new(prev, link, v(0.0, y + 0.25)))
+                .unwrap(),
+        );
+        links.push(link);
+        prev = link;
+    }
+    for _ in 0..60 {
+        w.step();
+    }
+    let target = w.body(links[15]).unwrap().center_of_mass();
+    let bullet = w
+        .add_body(BodyDef {
+            shape: Shape::circle(0.03).unwrap(),
+            density: 3.5, // 10 g
+            transform: Transform::new(target - v(3.0, 0.0), 0.0),
+            linear_velocity: v(300.0, 0.0),
+            gravity_scale: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let gap = |w: &World| {
+        joints
+            .iter()
+            .map(|j| {
+                let (a, b) = w.joint_anchors(*j).unwrap();
+                a.distance(b)
+            })
+            .fold(0.0, f64::max)
+    };
+    let (mut impacts, mut worst) = (0, 0.0f64);
+    for step in 0..300 {
+        w.step();
+        impacts += w.events().impacts.len();
+        assert!(w.events().held.is_empty());
+        if step == 0 {
+            // The bullet is stopped at the chain, not past it.
+            let x = w.body(bullet).unwrap().transform().translation.x;
+            assert!(x < target.x + 0.5, "the bullet passed the chain: {x}");
+        }
+        if step >= 120 {
+            worst = worst.max(gap(&w));
+        }
+    }
+    assert!(impacts > 0);
+    assert!(
+        worst < tolerance,
+        "{substeps} substeps: joint gap {worst} m after recovery"
+    );
+}

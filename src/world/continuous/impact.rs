@@ -352,7 +352,7 @@ impl ContinuousPass<'_> {
             };
             contact.count += 1;
         }
-        self.solve_group(std::slice::from_mut(&mut contact));
+        self.solve_group(std::slice::from_mut(&mut contact), &mut []);
         contact.points[..contact.count]
             .iter()
             .map(|p| p.normal_impulse)
