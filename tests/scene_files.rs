@@ -283,3 +283,29 @@ fn more_shapes_filters_and_sensors_load_and_their_errors_name_the_shape() {
         error_of(&mask)
     );
 }
+
+#[test]
+fn joints_load_by_name_or_index_and_their_errors_name_the_joint() {
+    let with_joints = GOOD.replace(
+        "\n  ]\n}",
+        "\n  ],\n  \"joints\": [{\"type\": \"revolute\", \"body_a\": \"ground\", \"body_b\": 1, \
+         \"anchor\": [0, 4], \"limit\": [-1, 1]}]\n}",
+    );
+    let scene = SceneFile::load(&with_joints).expect("loads");
+    assert_eq!(scene.world.joint_count(), 1);
+    let unknown = with_joints.replace("\"body_a\": \"ground\"", "\"body_a\": \"gruond\"");
+    let e = error_of(&unknown);
+    assert!(
+        matches!(&e, SceneError::Field { field, .. } if field == "joints[0].body_a"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("gruond"), "{e}");
+    let bad = with_joints.replace("[-1, 1]", "[1, -1]");
+    let e = error_of(&bad);
+    assert!(
+        matches!(&e, SceneError::Field { field, .. } if field == "joints[0]"),
+        "{e:?}"
+    );
+    let typo = with_joints.replace("\"anchor\"", "\"anchr\"");
+    assert!(error_of(&typo).to_string().contains("anchr"));
+}

@@ -323,11 +323,37 @@ fn closed(mut pts: Vec<(Real, Real)>) -> Vec<(Real, Real)> {
     pts
 }
 
+/// A joint to draw on the trajectory map: a line from body A's origin through the two anchors to
+/// body B's origin, at the start (faint) and at the end (bold) of the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotJoint {
+    /// Body A's name in the recording, or `None` when `anchor_a` is a fixed world point.
+    pub body_a: Option<String>,
+    /// The anchor on A, in A's body frame (metres), or in the world when `body_a` is `None`.
+    pub anchor_a: Vec2,
+    /// Body B's name.
+    pub body_b: String,
+    /// The anchor on B, in B's body frame (metres).
+    pub anchor_b: Vec2,
+}
+
 /// Draws the trajectory map of `rec` (see the module notes) and the speed and energy series to
 /// `path` as PNG or SVG (for [`PlotFormat::Gif`], see [`animate`]).
 pub fn plot_run(
     rec: &Recording,
     bodies: &[PlotBody],
+    title: &str,
+    path: &Path,
+    format: PlotFormat,
+) -> Result<(), PlotError> {
+    plot_run_with_joints(rec, bodies, &[], title, path, format)
+}
+
+/// [`plot_run`] with the joints drawn on the map.
+pub fn plot_run_with_joints(
+    rec: &Recording,
+    bodies: &[PlotBody],
+    joints: &[PlotJoint],
     title: &str,
     path: &Path,
     format: PlotFormat,
@@ -340,12 +366,12 @@ pub fn plot_run(
     match format {
         PlotFormat::Png => {
             let root = BitMapBackend::new(path, size).into_drawing_area();
-            draw_run(&root, rec, bodies, title)?;
+            draw_run(&root, rec, bodies, joints, title)?;
             root.present().map_err(draw_err)
         }
         PlotFormat::Svg => {
             let root = SVGBackend::new(path, size).into_drawing_area();
-            draw_run(&root, rec, bodies, title)?;
+            draw_run(&root, rec, bodies, joints, title)?;
             root.present().map_err(draw_err)
         }
         PlotFormat::Gif => animate(rec, bodies, title, path),
@@ -356,6 +382,7 @@ fn draw_run<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     rec: &Recording,
     bodies: &[PlotBody],
+    joints: &[PlotJoint],
     title: &str,
 ) -> Result<(), PlotError>
 where
@@ -426,6 +453,49 @@ where
                 }
             }
         }
+    }
+    // Joints: a line between the anchors at the start (faint) and the end (bold).
+    let joint_colour = RGBColor(200, 100, 0);
+    let (t0, t1) = (
+        rec.frames.first().map_or(0.0, |f| f.time),
+        rec.frames.last().map_or(0.0, |f| f.time),
+    );
+    for (time, width, alpha) in [(t0, 1, 0.4), (t1, 3, 1.0)] {
+        for j in joints {
+            // Body A's origin → its anchor → B's anchor → B's origin (a pin's two anchors meet).
+            // (A static body's origin can be anywhere: its part of the line is left out.)
+            let fixed = |name: &str| bodies.iter().any(|b| b.name == name && b.is_static);
+            let ends = |name: &str, local: Vec2| {
+                pose_near(rec, name, time).map(|x| {
+                    let p = x.transform_point(local);
+                    (if fixed(name) { p } else { x.translation }, p)
+                })
+            };
+            let a = match &j.body_a {
+                Some(name) => ends(name, j.anchor_a),
+                None => Some((j.anchor_a, j.anchor_a)),
+            };
+            let b = ends(&j.body_b, j.anchor_b);
+            if let (Some((oa, a)), Some((ob, b))) = (a, b) {
+                let style = joint_colour.mix(alpha).stroke_width(width);
+                let line = clip(vec![oa, a, b, ob]);
+                chart
+                    .draw_series(std::iter::once(PathElement::new(line.clone(), style)))
+                    .map_err(draw_err)?;
+                chart
+                    .draw_series(line.into_iter().map(|p| Circle::new(p, 3, style)))
+                    .map_err(draw_err)?;
+            }
+        }
+    }
+    if !joints.is_empty() {
+        chart
+            .draw_series(std::iter::empty::<PathElement<(Real, Real)>>())
+            .map_err(draw_err)?
+            .label(format!("joint ({})", joints.len()))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 24, y)], joint_colour.stroke_width(3))
+            });
     }
     // Impacts: the shapes of the bodies involved at that moment, a cross, and the time.
     let impacts: Vec<_> = rec

@@ -10,7 +10,7 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-use sweep2d::analysis::plot::{plot_run, PlotBody, PlotFormat};
+use sweep2d::analysis::plot::{plot_run_with_joints, PlotBody, PlotFormat, PlotJoint};
 use sweep2d::analysis::record::{EventKind, Recorder, RecorderConfig};
 use sweep2d::analysis::scene::{self, SceneFile};
 use sweep2d::BodyKind;
@@ -281,9 +281,43 @@ fn run(
                 })
             })
             .collect();
+        // Joints: anchors in their bodies' frames, from the end poses.
+        let name_of = |id| {
+            scene
+                .bodies
+                .iter()
+                .find(|(b, _)| *b == id)
+                .map(|(_, n)| n.clone())
+        };
+        let joints: Vec<PlotJoint> = world
+            .joint_ids()
+            .into_iter()
+            .filter_map(|j| {
+                let (a, b) = world.joint_bodies(j)?;
+                let (pa, pb) = world.joint_anchors(j)?;
+                let local = |id: sweep2d::BodyId, p| {
+                    world
+                        .body(id)
+                        .map(|body| body.transform().inv_transform_point(p))
+                };
+                Some(PlotJoint {
+                    body_a: a.and_then(name_of),
+                    anchor_a: a.and_then(|a| local(a, pa)).unwrap_or(pa),
+                    body_b: name_of(b)?,
+                    anchor_b: local(b, pb)?,
+                })
+            })
+            .collect();
         plot_name = format!("trajectory.{}", format.extension());
-        plot_run(&recording, &bodies, title, &out.join(&plot_name), format)
-            .map_err(|e| Failure::Internal(format!("{plot_name}: {e}")))?;
+        plot_run_with_joints(
+            &recording,
+            &bodies,
+            &joints,
+            title,
+            &out.join(&plot_name),
+            format,
+        )
+        .map_err(|e| Failure::Internal(format!("{plot_name}: {e}")))?;
         written.push(&plot_name);
     }
     println!(

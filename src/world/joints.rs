@@ -181,6 +181,12 @@ impl World {
         Ok(())
     }
 
+    /// The ids of every joint, in slot order.
+    #[must_use]
+    pub fn joint_ids(&self) -> Vec<JointId> {
+        self.joints.iter().map(|(k, _)| self.joints.id(k)).collect()
+    }
+
     /// Number of joints.
     #[must_use]
     pub fn joint_count(&self) -> usize {
