@@ -86,6 +86,10 @@ pub enum EventKind {
     SensorBegin,
     /// A shape left a sensor (at its step fraction).
     SensorEnd,
+    /// A body fell asleep (its island rested for the sleep time).
+    Sleep,
+    /// A sleeping body woke with its island.
+    Wake,
 }
 
 impl EventKind {
@@ -97,6 +101,8 @@ impl EventKind {
             EventKind::Held => "held",
             EventKind::SensorBegin => "sensor_begin",
             EventKind::SensorEnd => "sensor_end",
+            EventKind::Sleep => "sleep",
+            EventKind::Wake => "wake",
         }
     }
 
@@ -108,6 +114,8 @@ impl EventKind {
             "held" => EventKind::Held,
             "sensor_begin" => EventKind::SensorBegin,
             "sensor_end" => EventKind::SensorEnd,
+            "sleep" => EventKind::Sleep,
+            "wake" => EventKind::Wake,
             _ => return None,
         })
     }
@@ -273,6 +281,17 @@ impl Recorder {
             }
         }
         let step = world.step_count().saturating_sub(1);
+        for (kind, list) in [
+            (EventKind::Sleep, &events.fell_asleep),
+            (EventKind::Wake, &events.woke),
+        ] {
+            for id in list {
+                batch.push(EventRecord {
+                    fraction: 1.0,
+                    ..event(kind, step, world.time(), *id, None)
+                });
+            }
+        }
         for id in &events.held {
             batch.push(EventRecord {
                 fraction: 1.0,

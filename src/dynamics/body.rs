@@ -63,6 +63,9 @@ pub struct BodyDef {
     pub angular_damping: Real,
     /// Multiplier of the world's gravity for this body. Default 1.
     pub gravity_scale: Real,
+    /// Whether the body may fall asleep when it and its island rest (see
+    /// [`WorldConfig::sleep`](crate::WorldConfig::sleep)). Default true.
+    pub allow_sleep: bool,
     /// A number of the caller's (an entity id, say), returned untouched.
     pub user_tag: Option<u64>,
     /// A name for reports, plots and error messages.
@@ -85,6 +88,7 @@ impl Default for BodyDef {
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
+            allow_sleep: true,
             user_tag: None,
             name: None,
         }
@@ -244,6 +248,13 @@ pub struct Body {
     pub(crate) uniform_filter: Option<Filter>,
     /// Whether the collision shape has chain segments (their ghost contacts are removed).
     pub(crate) has_chain: bool,
+    /// Awake: simulated. A sleeping dynamic body is held still, costs no solver or narrow-phase
+    /// work, and wakes with its island (see `world/sleep.rs`).
+    pub(crate) awake: bool,
+    /// How long the body has rested (seconds, under the sleep tolerances).
+    pub(crate) sleep_time: Real,
+    /// Whether it may sleep.
+    pub(crate) allow_sleep: bool,
     /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
     pub(crate) shape_version: u32,
     /// Centre of mass in the body's frame (metres).
@@ -521,13 +532,42 @@ impl Body {
             .fold(solid, |b, (_, s)| b.union(&s.aabb(&self.pose)))
     }
 
-    /// Inverse mass and inertia (zero for static and kinematic bodies).
+    /// Inverse mass and inertia (zero for static and kinematic bodies, and while asleep: a
+    /// sleeping body is held still until it wakes).
     #[inline]
     pub(crate) fn inverse_mass(&self) -> InverseMass {
+        if !self.awake {
+            return InverseMass::default();
+        }
         InverseMass {
             linear: self.inv_mass,
             angular: self.inv_inertia,
         }
+    }
+
+    /// Whether the body is awake (simulated). Static bodies are always "awake"; a dynamic body
+    /// falls asleep when its island has rested for `WorldConfig::time_to_sleep`.
+    #[must_use]
+    pub fn is_awake(&self) -> bool {
+        self.awake
+    }
+
+    /// Whether the body may fall asleep.
+    #[must_use]
+    pub fn allow_sleep(&self) -> bool {
+        self.allow_sleep
+    }
+
+    /// Wakes the body (its island follows at the end of the next step).
+    pub(crate) fn wake(&mut self) {
+        self.awake = true;
+        self.sleep_time = 0.0;
+    }
+
+    /// Whether the body takes no part in the step's work: static, or a sleeping dynamic body.
+    #[inline]
+    pub(crate) fn is_resting(&self) -> bool {
+        self.kind == BodyKind::Static || !self.awake
     }
 
     /// A bound (metres) on how much any point of this body and any point of `other` close on each
@@ -704,6 +744,9 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         sensors: a.sensors,
         uniform_filter: a.uniform_filter,
         shape_version: 0,
+        awake: true,
+        sleep_time: 0.0,
+        allow_sleep: def.allow_sleep,
         has_chain: a.has_chain,
         local_center: a.local_center,
         pose,

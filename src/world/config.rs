@@ -54,6 +54,15 @@ pub struct WorldConfig {
     pub joint_hertz: Real,
     /// Damping ratio of joints' rigid parts (≥ 0). Default 2 (as Box2D v3).
     pub joint_damping_ratio: Real,
+    /// Whether resting islands fall asleep (see `docs/simulation.md`, "Islands and sleeping").
+    /// Default true.
+    pub sleep: bool,
+    /// How long (seconds, > 0) every body of an island must rest before it sleeps. Default 0.5.
+    pub time_to_sleep: Real,
+    /// Largest speed (m/s, ≥ 0) of a resting body. Default 0.05 (as Box2D).
+    pub linear_sleep_tolerance: Real,
+    /// Largest angular speed (rad/s, ≥ 0) of a resting body. Default 2°/s (as Box2D).
+    pub angular_sleep_tolerance: Real,
 }
 
 impl Default for WorldConfig {
@@ -74,6 +83,10 @@ impl Default for WorldConfig {
             contact_recycle_distance: CONTACT_RECYCLE_DISTANCE,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
+            sleep: true,
+            time_to_sleep: 0.5,
+            linear_sleep_tolerance: 0.05,
+            angular_sleep_tolerance: 2.0_f64.to_radians(),
         }
     }
 }
@@ -141,6 +154,17 @@ impl WorldConfig {
                 self.contact_push_velocity,
                 "positive (m/s)",
             );
+        }
+        if !(self.time_to_sleep.is_finite() && self.time_to_sleep > 0.0) {
+            return bad("time_to_sleep", self.time_to_sleep, "positive (s)");
+        }
+        for (field, value) in [
+            ("linear_sleep_tolerance", self.linear_sleep_tolerance),
+            ("angular_sleep_tolerance", self.angular_sleep_tolerance),
+        ] {
+            if !(value.is_finite() && value >= 0.0) {
+                return bad(field, value, "zero or positive");
+            }
         }
         if !(self.joint_hertz.is_finite() && self.joint_hertz > 0.0) {
             return bad("joint_hertz", self.joint_hertz, "positive (Hz)");

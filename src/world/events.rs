@@ -126,6 +126,11 @@ pub struct StepEvents {
     pub sensor_end: Vec<SensorEvent>,
     /// Joints whose reaction passed a threshold.
     pub joint_events: Vec<JointEvent>,
+    /// Bodies that fell asleep at the end of the step (their island rested long enough).
+    pub fell_asleep: Vec<BodyId>,
+    /// Sleeping bodies woken at the end of the step with their island (a body woken by a call or
+    /// an impact is reported with the rest of its island).
+    pub woke: Vec<BodyId>,
     /// Bodies the continuous pass had to hold still for the rest of the step (its fallback when
     /// the impact budget ran out or a contact could not be resolved in time): each stopped at a
     /// pose that overlaps nothing past the slop, with its velocity zeroed. Never tunnelling, but
@@ -142,6 +147,8 @@ impl StepEvents {
         self.sensor_begin.clear();
         self.sensor_end.clear();
         self.joint_events.clear();
+        self.fell_asleep.clear();
+        self.woke.clear();
         self.held.clear();
     }
 
@@ -154,6 +161,8 @@ impl StepEvents {
             && self.sensor_begin.is_empty()
             && self.sensor_end.is_empty()
             && self.joint_events.is_empty()
+            && self.fell_asleep.is_empty()
+            && self.woke.is_empty()
             && self.held.is_empty()
     }
 }

@@ -168,6 +168,7 @@ impl World {
     /// numbers (negative forces, frequencies or lengths, lower above upper limits, a zero axis).
     pub fn add_joint(&mut self, def: impl Into<JointDef>) -> Result<JointId, JointError> {
         let joint = self.build_joint(def.into())?;
+        self.wake_joint_bodies(&joint);
         let id = self.joints.insert(joint);
         // Pairs the new joint stops from colliding drop their contacts on the next step.
         self.bodies.shapes_changed = true;
@@ -176,7 +177,8 @@ impl World {
 
     /// Removes a joint; its id (and any copy of it) is rejected from now on.
     pub fn remove_joint(&mut self, id: JointId) -> Result<(), JointError> {
-        self.joints.remove(id).ok_or(JointError::UnknownJoint(id))?;
+        let joint = self.joints.remove(id).ok_or(JointError::UnknownJoint(id))?;
+        self.wake_joint_bodies(&joint);
         self.bodies.shapes_changed = true;
         Ok(())
     }
@@ -185,6 +187,13 @@ impl World {
     #[must_use]
     pub fn joint_ids(&self) -> Vec<JointId> {
         self.joints.iter().map(|(k, _)| self.joints.id(k)).collect()
+    }
+
+    /// Wakes a joint's bodies (a joint added, removed or changed).
+    fn wake_joint_bodies(&mut self, j: &Joint) {
+        for k in j.body_a.into_iter().chain([j.body_b]) {
+            self.bodies.at_mut(k).wake();
+        }
     }
 
     /// Number of joints.
@@ -271,6 +280,10 @@ impl World {
                 ..
             } => {
                 *s = speed;
+                let (a, b) = (j.body_a, j.body_b);
+                for k in a.into_iter().chain([b]) {
+                    self.bodies.at_mut(k).wake();
+                }
                 Ok(())
             }
             _ => Err(JointError::WrongKind {

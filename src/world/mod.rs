@@ -25,6 +25,7 @@ mod profile;
 mod queries;
 mod sensors;
 mod shapes;
+mod sleep;
 mod solve;
 mod step;
 
@@ -188,6 +189,7 @@ impl World {
         check_transform(&label, &transform)?;
         body.pose = transform * Transform::from_translation(body.local_center);
         body.previous_pose = body.pose;
+        body.wake();
         let aabb = body.aabb();
         let key = id.index;
         self.broad_phase.reset_proxy(self.bodies.proxy(key), &aabb);
@@ -214,6 +216,25 @@ impl World {
         }
         body.linear_velocity = linear;
         body.angular_velocity = angular;
+        body.wake();
+        Ok(())
+    }
+
+    /// Wakes a sleeping body (its island wakes with it at the end of the next step). Every
+    /// setter, force, torque and impulse wakes its body too.
+    pub fn wake(&mut self, id: BodyId) -> Result<(), BodyError> {
+        let (body, _) = self.body_mut(id)?;
+        body.wake();
+        Ok(())
+    }
+
+    /// Allows or forbids a body to sleep (forbidding wakes it).
+    pub fn set_allow_sleep(&mut self, id: BodyId, allow: bool) -> Result<(), BodyError> {
+        let (body, _) = self.body_mut(id)?;
+        body.allow_sleep = allow;
+        if !allow {
+            body.wake();
+        }
         Ok(())
     }
 
@@ -262,6 +283,7 @@ impl World {
     ) -> Result<&mut Body, BodyError> {
         let (body, label) = self.body_mut(id)?;
         check(&label)?;
+        body.wake();
         if body.kind != BodyKind::Dynamic {
             return Err(BodyError::WrongKind {
                 body: label,

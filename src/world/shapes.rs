@@ -103,6 +103,7 @@ impl World {
     /// proxy takes its new box, and contacts re-read their filters on the next step.
     fn shapes_changed(&mut self, id: BodyId, old_sensors: usize) {
         let key = id.index;
+        self.bodies.at_mut(key).wake();
         let body = self.bodies.at(key);
         let aabb = body.aabb();
         self.bodies.sensor_shapes = self.bodies.sensor_shapes - old_sensors + body.sensors.len();

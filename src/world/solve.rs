@@ -108,6 +108,7 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     for (key, b) in bodies.iter() {
         let sim = match b.kind {
             BodyKind::Static => continue,
+            BodyKind::Dynamic if !b.awake => continue, // asleep: held still, like a static body
             BodyKind::Kinematic => {
                 solver.any_kinematic = true;
                 BodySim::STATIC
@@ -141,6 +142,9 @@ fn build_constraints(
     for (ci, c) in contacts.as_slice().iter().enumerate() {
         if c.impact {
             continue;
+        }
+        if solver.state_of[c.a as usize] == 0 && solver.state_of[c.b as usize] == 0 {
+            continue; // static or asleep on both sides
         }
         let (ba, bb) = (bodies.at(c.a), bodies.at(c.b));
         for (mi, m) in c.manifolds.iter().enumerate() {
@@ -496,9 +500,16 @@ mod tests {
                 (state_bits(&world), bundles, impacts)
             })
         };
+        // (Sleep off: the pyramid would be asleep, with no bundles, by the end.)
+        fn awake(mut w: World) -> World {
+            let mut c = *w.config();
+            c.sleep = false;
+            w.set_config(c).expect("a valid config");
+            w
+        }
         let scenes: [(fn() -> World, usize); 2] = [
-            (|| scenes::pyramid(30).world, 120),
-            (|| scenes::falling_mixed(400).world, 150),
+            (|| awake(scenes::pyramid(30).world), 120),
+            (|| awake(scenes::falling_mixed(400).world), 150),
         ];
         for (scene, steps) in scenes {
             let (one, bundles, impacts) = run(1, scene, steps);

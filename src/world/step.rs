@@ -13,6 +13,7 @@
 //!    sensors    shapes entering and leaving sensors during the step, with the fractions
 //!               at which they did (only when some body has a sensor)            sensors.rs
 //! 5. refit      broad-phase proxies at the final poses                            refit
+//! 6. sleep      resting islands fall asleep, islands with an awake body wake      sleep.rs
 //! ```
 //!
 //! Why the solver runs before the continuous pass: the solver decides where each body actually goes
@@ -28,6 +29,7 @@ use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
 use super::profile::Laps;
 use super::sensors::sensor_pass;
+use super::sleep::update_sleep;
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
@@ -60,6 +62,8 @@ pub(crate) struct StepBuffers {
     pub touched: Vec<(bool, bool)>,
     /// The contact hooks' verdicts of this step.
     pub verdicts: Verdicts,
+    /// Union–find parents of the island pass, by body key.
+    pub islands: Vec<u32>,
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
     pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
@@ -119,6 +123,14 @@ impl World {
         }
         profile.continuous = laps.lap();
         refit(broad_phase, bodies, config, buffers);
+        update_sleep(
+            config,
+            bodies,
+            contacts,
+            joints,
+            &mut buffers.islands,
+            events,
+        );
         profile.refit = laps.lap();
         for (_, b) in bodies.iter_mut() {
             b.force = Vec2::ZERO;
@@ -195,6 +207,10 @@ fn narrow_phase(
 ) {
     let update = |contact: &mut PairContact| {
         let (ba, bb) = (bodies.at(contact.a), bodies.at(contact.b));
+        if ba.is_resting() && bb.is_resting() {
+            // Both asleep (or one static): nothing moved, the manifold stands as it was.
+            return (contact.touching, contact.touching);
+        }
         // Pairs that will close farther than the continuous pass trusts the solver with keep the
         // plain speculative distance: they get a time of impact.
         let closing = ba.predicted_relative_motion(bb, config.dt, config.gravity);
@@ -270,7 +286,7 @@ fn refit(
     let moves = &mut buffers.proxy_moves;
     moves.clear();
     for (key, body) in bodies.iter() {
-        if body.kind != crate::dynamics::BodyKind::Static {
+        if !body.is_resting() {
             let predicted = body.predicted_box(config.dt, config.gravity);
             moves.push((bodies.proxy(key), predicted));
         }

@@ -60,8 +60,12 @@ pub struct Sweep2d {
 
 impl Sweep2d {
     pub fn new(scene: &sweep2d::analysis::scenes::Scene) -> Self {
+        let mut world = scene.world.clone();
+        let mut config = *world.config();
+        config.sleep = peers_sleep();
+        world.set_config(config).expect("a valid config");
         Self {
-            world: scene.world.clone(),
+            world,
             tracked: scene.tracked.clone(),
             pool: None,
         }
@@ -80,8 +84,8 @@ impl Sweep2d {
     }
 }
 
-/// Whether the peers may put resting bodies to sleep (`--sleep`). Off by default: sweep2d has no
-/// sleeping yet, so with it off every engine simulates every body on every step.
+/// Whether the engines may put resting bodies to sleep (`--sleep`). Off by default, so that every
+/// engine simulates every body on every step.
 static PEERS_SLEEP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Lets the peers sleep (or not) in the engines built from now on.

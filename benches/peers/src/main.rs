@@ -301,7 +301,7 @@ fn usage() -> ! {
          ccd      bullets at a thin wall, head-on bullets, a 500 m/s ball: tunnels and time loss\n\
          all      all three\n\
          --rounds interleaved rounds per scene (default 3)\n\
-         --sleep  let Rapier and Box2D put resting bodies to sleep (default: off everywhere)\n\
+         --sleep  let every engine put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
                   tall_stack_200\n\
          --threads in worlds, also run sweep2d with its `parallel` feature on N threads (an extra\n\
@@ -371,9 +371,9 @@ fn main() {
     println!(
         "sleeping: {}",
         if engines::peers_sleep() {
-            "on in Rapier and Box2D (--sleep); sweep2d has none yet"
+            "on in every engine (--sleep)"
         } else {
-            "off in every engine (sweep2d has none yet; --sleep lets the peers sleep)"
+            "off in every engine (--sleep lets them sleep)"
         }
     );
     let mode = mode.unwrap_or_default();

@@ -113,6 +113,7 @@ impl ContinuousPass<'_> {
                     && !members.contains(&c)
                     && members.len() < MAX_GROUP_BODIES
                 {
+                    self.bodies.at_mut(c).wake(); // (asleep: it takes its share of the blow)
                     members.push(c);
                 }
             }
@@ -273,13 +274,14 @@ impl ContinuousPass<'_> {
 
     /// The joints among `members` and the dynamic bodies jointed to them (added to `members`, up
     /// to `MAX_JOINT_GROUP_BODIES`), as rigid velocity constraints at step fraction `t`.
-    fn group_joints(&self, members: &mut Vec<u32>, t: Real) -> Vec<GroupJoint> {
+    fn group_joints(&mut self, members: &mut Vec<u32>, t: Real) -> Vec<GroupJoint> {
         let Some(all) = self.joints else {
             return Vec::new();
         };
         if all.len() == 0 {
             return Vec::new();
         }
+        let mut woken = Vec::new();
         let mut out = Vec::new();
         let mut seen = Vec::new();
         let mut k = 0;
@@ -296,6 +298,7 @@ impl ContinuousPass<'_> {
                     if members.len() >= MAX_JOINT_GROUP_BODIES {
                         continue;
                     }
+                    woken.push(other);
                     members.push(other);
                 }
                 seen.push(slot);
@@ -303,6 +306,9 @@ impl ContinuousPass<'_> {
                     out.push(g);
                 }
             }
+        }
+        for i in woken {
+            self.bodies.at_mut(i).wake(); // jointed to the blow: it moves with it
         }
         out
     }

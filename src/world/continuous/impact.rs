@@ -81,6 +81,14 @@ impl ContinuousPass<'_> {
     /// segments, re-sweeps.
     pub(super) fn resolve(&mut self, pending: &PendingImpact) {
         let (a, b, t) = (pending.a, pending.b, pending.t);
+        // A sleeping body met by a moving one wakes before the impact (its island follows at the
+        // end of the step): it takes the blow instead of standing still like a wall.
+        for i in [a, b] {
+            let body = self.bodies.at_mut(i);
+            if body.is_dynamic() && !body.awake {
+                body.wake();
+            }
+        }
         let (sa, sb) = (self.segments[a as usize], self.segments[b as usize]);
         let Some((friction, restitution)) = self.impact_material(pending) else {
             // The hooks disabled this contact: the pair passes through each other this step.

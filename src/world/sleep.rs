@@ -1,0 +1,131 @@
+//! Islands and sleeping (the last stage of a step): which dynamic bodies rest, and which islands
+//! fall asleep or wake.
+//!
+//! An island is a set of dynamic bodies connected by touching contacts and by joints (static and
+//! kinematic bodies do not connect islands). It is found afresh at the end of every step by
+//! union–find over the touching contacts and joints (near-linear in their number), which gives the
+//! same islands as Box2D v3's persistent ones (union on touch, lazy split) without their
+//! bookkeeping.
+//!
+//! A dynamic body *rests* while its speed is under `linear_sleep_tolerance` and its angular speed
+//! under `angular_sleep_tolerance` (and it allows sleep, and no moving kinematic body touches it);
+//! its `sleep_time` counts how long. An island in which every awake body has rested for
+//! `time_to_sleep` falls asleep: its bodies stop, and the step's narrow phase, solver and refit skip
+//! them (a sleeping body is immovable while asleep). An island with any awake body is woken whole:
+//! a body woken by a call (`World::wake`, `set_velocity`, `apply_*`, `set_transform`, joint
+//! changes) or by an impact (the continuous pass wakes a sleeping body a fast body meets, before
+//! resolving the impact: a bullet never passes through a sleeping body) wakes everything it
+//! touches at the end of that step.
+
+use super::body_set::BodySet;
+use super::contact_set::ContactSet;
+use super::events::StepEvents;
+use super::joints::JointSet;
+use super::WorldConfig;
+use crate::dynamics::BodyKind;
+
+/// Updates resting times and puts islands to sleep or wakes them (see the module notes).
+pub(crate) fn update_sleep(
+    config: &WorldConfig,
+    bodies: &mut BodySet,
+    contacts: &ContactSet,
+    joints: &JointSet,
+    parent: &mut Vec<u32>,
+    events: &mut StepEvents,
+) {
+    let n = bodies.key_bound();
+    // Resting times.
+    let (lin, ang) = (
+        config.linear_sleep_tolerance,
+        config.angular_sleep_tolerance,
+    );
+    for (_, b) in bodies.iter_mut() {
+        if b.kind != BodyKind::Dynamic || !b.awake {
+            continue;
+        }
+        let rests = config.sleep
+            && b.allow_sleep
+            && b.linear_velocity.length_squared() <= lin * lin
+            && b.angular_velocity.abs() <= ang;
+        b.sleep_time = if rests { b.sleep_time + config.dt } else { 0.0 };
+    }
+    // A moving kinematic body keeps what it touches awake.
+    for c in contacts.as_slice().iter().filter(|c| c.touching) {
+        for (k, other) in [(c.a, c.b), (c.b, c.a)] {
+            let body = bodies.at(k);
+            let moving = body.kind == BodyKind::Kinematic
+                && (body.linear_velocity != crate::Vec2::ZERO || body.angular_velocity != 0.0);
+            if moving && bodies.at(other).kind == BodyKind::Dynamic {
+                bodies.at_mut(other).sleep_time = 0.0;
+            }
+        }
+    }
+    // Islands: union–find over dynamic bodies, by key.
+    parent.clear();
+    parent.extend(0..n as u32);
+    fn find(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    let union = |parent: &mut Vec<u32>, a: u32, b: u32| {
+        let (ra, rb) = (find(parent, a), find(parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    };
+    let dynamic = |bodies: &BodySet, k: u32| bodies.at(k).kind == BodyKind::Dynamic;
+    for c in contacts.as_slice().iter().filter(|c| c.touching) {
+        if dynamic(bodies, c.a) && dynamic(bodies, c.b) {
+            union(parent, c.a, c.b);
+        }
+    }
+    for (_, j) in joints.iter() {
+        if let Some(a) = j.body_a {
+            if dynamic(bodies, a) && dynamic(bodies, j.body_b) {
+                union(parent, a, j.body_b);
+            }
+        }
+    }
+    // Per island root: whether some body is awake, and whether every awake one rested long
+    // enough.
+    let mut any_awake = vec![false; n];
+    let mut all_tired = vec![true; n];
+    let keys: Vec<u32> = bodies
+        .iter()
+        .filter(|(_, b)| b.kind == BodyKind::Dynamic)
+        .map(|(k, _)| k)
+        .collect();
+    for &k in &keys {
+        let root = find(parent, k) as usize;
+        let b = bodies.at(k);
+        if b.awake {
+            any_awake[root] = true;
+            if b.sleep_time < config.time_to_sleep {
+                all_tired[root] = false;
+            }
+        }
+    }
+    for &k in &keys {
+        let root = find(parent, k) as usize;
+        if !any_awake[root] {
+            continue; // asleep, and nothing woke it
+        }
+        let id = bodies.id(k);
+        let b = bodies.at_mut(k);
+        if all_tired[root] && config.sleep {
+            if b.awake {
+                events.fell_asleep.push(id);
+            }
+            b.awake = false;
+            b.linear_velocity = crate::Vec2::ZERO;
+            b.angular_velocity = 0.0;
+        } else if !b.awake {
+            b.wake();
+            events.woke.push(id);
+        }
+    }
+}
