@@ -8,6 +8,8 @@
 //!   step, without and with 40 static 1 cm sensor strips across the bullets' paths.
 //! * `game/queries/*`: on the settled 100-row pyramid (5,050 boxes), per query: the nearest hit
 //!   and every hit of rays across the pyramid, a box swept 5 m, and a disc's overlaps.
+//! * `game/sleep/*`: ten resting walls of 100 boxes after 2.5 s, per step, with sleeping off and
+//!   on (all asleep).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -130,10 +132,48 @@ fn queries(c: &mut Criterion) {
     });
 }
 
+/// Ten walls of 100 boxes (4 rows of 25) resting on the ground: 1,000 boxes in ten islands.
+fn walls(sleep: bool) -> World {
+    let mut w = World::new(sweep2d::WorldConfig {
+        sleep,
+        ..sweep2d::WorldConfig::default()
+    });
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(160.0, 0.5).expect("ground"),
+        transform: Transform::new(Vec2::new(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .expect("ground");
+    for t in 0..10 {
+        for row in 0..4 {
+            for col in 0..25 {
+                let x = -140.0 + 28.0 * t as f64 + col as f64;
+                w.add_body(BodyDef {
+                    shape: Shape::rectangle(0.5, 0.5).expect("a box"),
+                    transform: Transform::new(Vec2::new(x, 0.5 + row as f64), 0.0),
+                    ..BodyDef::default()
+                })
+                .expect("a box");
+            }
+        }
+    }
+    for _ in 0..150 {
+        w.step();
+    }
+    w
+}
+
+fn sleeping(c: &mut Criterion) {
+    bench_steps(c, "game/sleep/walls_1000_awake", &walls(false));
+    bench_steps(c, "game/sleep/walls_1000_asleep", &walls(true));
+}
+
 fn benches(c: &mut Criterion) {
     filters(c);
     sensors(c);
     queries(c);
+    sleeping(c);
 }
 
 criterion_group! {

@@ -12,7 +12,7 @@ fn v(x: f64, y: f64) -> Vec2 {
 fn ground(w: &mut World) -> BodyId {
     w.add_body(BodyDef {
         kind: BodyKind::Static,
-        shape: Shape::rectangle(20.0, 0.5).unwrap(),
+        shape: Shape::rectangle(160.0, 0.5).unwrap(),
         transform: Transform::new(v(0.0, -0.5), 0.0),
         ..BodyDef::default()
     })
@@ -180,4 +180,82 @@ fn a_moving_kinematic_body_keeps_what_it_carries_awake() {
     let dx = w.body(rider).unwrap().transform().translation.x;
     assert!(dx > 0.04, "carried along: {dx}");
     let _ = platform;
+}
+
+/// Ten walls of 100 boxes (4 rows of 25, 3 m apart): a resting pile of 1,000 boxes in ten
+/// islands.
+fn towers() -> (World, Vec<Vec<BodyId>>) {
+    let mut w = World::new(WorldConfig::default());
+    ground(&mut w);
+    let towers = (0..10)
+        .map(|t| {
+            let x0 = -140.0 + 28.0 * t as f64;
+            let mut ids = Vec::new();
+            for row in 0..4 {
+                for col in 0..25 {
+                    ids.push(
+                        w.add_body(BodyDef {
+                            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+                            transform: Transform::new(v(x0 + col as f64, 0.5 + row as f64), 0.0),
+                            ..BodyDef::default()
+                        })
+                        .unwrap(),
+                    );
+                }
+            }
+            ids
+        })
+        .collect();
+    (w, towers)
+}
+
+#[test]
+fn a_resting_pile_sleeps_within_two_seconds_and_a_bullet_wakes_only_its_island() {
+    let (mut w, towers) = towers();
+    let all = |w: &World, ids: &[BodyId], awake: bool| {
+        ids.iter().all(|&b| w.body(b).unwrap().is_awake() == awake)
+    };
+    for _ in 0..120 {
+        w.step();
+    }
+    for t in &towers {
+        assert!(all(&w, t, false), "the pile sleeps within 2 s");
+    }
+    // A 10 g bullet at 1,000 m/s into the fourth tower's third row.
+    let target = &towers[3];
+    let right_edge = target
+        .iter()
+        .map(|&b| w.body(b).unwrap().aabb().max.x)
+        .fold(f64::MIN, f64::max);
+    let left_edge = target
+        .iter()
+        .map(|&b| w.body(b).unwrap().aabb().min.x)
+        .fold(f64::MAX, f64::min);
+    let bullet = w
+        .add_body(BodyDef {
+            shape: Shape::circle(0.02).unwrap(),
+            density: 8.0,
+            transform: Transform::new(v(left_edge - 1.5, 2.5), 0.0), // in the 3 m gap
+            linear_velocity: v(1_000.0, 0.0),
+            gravity_scale: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..3 {
+        w.step();
+        let x = w.body(bullet).unwrap().transform().translation.x;
+        assert!(
+            x < right_edge,
+            "the bullet tunnelled through the tower: {x}"
+        );
+    }
+    assert!(
+        target.iter().any(|&b| w.body(b).unwrap().is_awake()),
+        "hit tower woke"
+    );
+    for (k, t) in towers.iter().enumerate() {
+        if k != 3 {
+            assert!(all(&w, t, false), "tower {k} was not touched and sleeps on");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! Each function builds a [`World`] and returns it with the ids of its interesting bodies. The
 //! pyramid follows Box2D's `large_pyramid` benchmark exactly, so figures can be compared.
 
-use crate::dynamics::{BodyDef, BodyId, BodyKind};
+use crate::dynamics::{BodyDef, BodyId, BodyKind, RevoluteJointDef};
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::Shape;
@@ -102,6 +102,52 @@ pub fn tall_stack(count: usize) -> Scene {
         world,
         tracked: top.into_iter().collect(),
     }
+}
+
+/// `chains` chains of `links` capsule links (0.5 m each, revolute pins) hanging from a static bar
+/// 1.2 m apart, every link pushed sideways at 2 m/s so the chains swing into each other: Box2D's
+/// box-benchmark world (gravity −10, dt 1/60, 4 substeps). The joint-heavy scene of the peer
+/// benchmark. `tracked` holds the last link of the first chain.
+#[must_use]
+pub fn hanging_chains(chains: usize, links: usize) -> Scene {
+    let mut world = box_benchmark_world();
+    let top = 2.0 + 0.5 * links as Real;
+    let bar = world
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(0.6 * chains as Real + 1.0, 0.1).expect("positive extents"),
+            transform: Transform::new(Vec2::new(0.0, top + 0.1), 0.0),
+            name: Some("bar".into()),
+            ..Default::default()
+        })
+        .expect("a valid bar");
+    let link =
+        Shape::capsule(Vec2::new(0.0, -0.2), Vec2::new(0.0, 0.2), 0.05).expect("a valid link");
+    let mut tracked = Vec::new();
+    for c in 0..chains {
+        let x0 = -0.6 * chains as Real + 1.2 * c as Real;
+        let mut prev = bar;
+        for k in 0..links {
+            let at = Vec2::new(x0, top - 0.5 * k as Real - 0.25);
+            let body = world
+                .add_body(BodyDef {
+                    shape: link.clone(),
+                    transform: Transform::new(at, 0.0),
+                    linear_velocity: Vec2::new(if c % 2 == 0 { 2.0 } else { -2.0 }, 0.0),
+                    density: 20.0,
+                    friction: 0.6,
+                    ..Default::default()
+                })
+                .expect("a valid link");
+            let pin = RevoluteJointDef::new(prev, body, at + Vec2::new(0.0, 0.25));
+            world.add_joint(pin).expect("a valid pin");
+            prev = body;
+            if c == 0 && k + 1 == links {
+                tracked.push(body);
+            }
+        }
+    }
+    Scene { world, tracked }
 }
 
 /// A ball of radius 0.25 m bouncing elastically between two static walls 10 m apart, at `speed`

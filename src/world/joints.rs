@@ -212,6 +212,13 @@ impl World {
         })
     }
 
+    /// The joint's kind (`"revolute"`, `"prismatic"`, `"distance"`, `"weld"`, `"wheel"`,
+    /// `"motor"`, `"mouse"`), or `None` for a removed joint.
+    #[must_use]
+    pub fn joint_kind(&self, id: JointId) -> Option<&'static str> {
+        self.joints.get(id).map(|j| j.kind.name())
+    }
+
     /// The joint's bodies (A is `None` for a mouse joint), or `None` for a removed joint.
     #[must_use]
     pub fn joint_bodies(&self, id: JointId) -> Option<(Option<BodyId>, BodyId)> {

@@ -187,6 +187,19 @@ impl Rapier {
                 world.insert_collider(collider, Some(handle));
             }
         }
+        // Pins: the anchor in each body's frame (Rapier's local frames are the body frames).
+        for &(a, b, p) in &spec.pins {
+            let local = |k: usize| {
+                let body = &spec.bodies[k];
+                let (s, c) = body.angle.sin_cos();
+                let d = [p[0] - body.position[0], p[1] - body.position[1]];
+                Vector::new(c * d[0] + s * d[1], -s * d[0] + c * d[1])
+            };
+            let joint = RevoluteJointBuilder::new()
+                .local_anchor1(local(a))
+                .local_anchor2(local(b));
+            world.insert_impulse_joint(handles[a], handles[b], joint);
+        }
         Self {
             world,
             tracked,
@@ -385,6 +398,15 @@ impl Box2d {
                 made.expect("Box2D accepts sweep2d's convex parts");
             }
             bodies.push((id, b.tracked));
+        }
+        for &(a, b, p) in &spec.pins {
+            world
+                .create_revolute_joint_world(
+                    bodies[a].0,
+                    bodies[b].0,
+                    Position::new(p[0] as WorldScalar, p[1] as WorldScalar),
+                )
+                .expect("Box2D creates a revolute joint");
         }
         Self {
             world,

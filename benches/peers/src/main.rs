@@ -94,6 +94,15 @@ fn world_scenes() -> Vec<WorldScene> {
             phases: falling_phases(),
         },
         WorldScene {
+            name: "hanging_chains_500",
+            build: || scenes::hanging_chains(20, 25),
+            phases: vec![Phase {
+                name: "steps 2-301",
+                from: 2,
+                to: 301,
+            }],
+        },
+        WorldScene {
             name: "tall_stack_200",
             build: || scenes::tall_stack(200),
             phases: vec![Phase {
@@ -303,7 +312,7 @@ fn usage() -> ! {
          --rounds interleaved rounds per scene (default 3)\n\
          --sleep  let every engine put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
-                  tall_stack_200\n\
+                  hanging_chains_500, tall_stack_200\n\
          --threads in worlds, also run sweep2d with its `parallel` feature on N threads (an extra\n\
                   row; every other row is single-threaded)"
     );

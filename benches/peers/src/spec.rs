@@ -54,6 +54,8 @@ pub struct SceneSpec {
     pub dt: f64,
     pub substeps: u32,
     pub bodies: Vec<BodySpec>,
+    /// Revolute pins: body indices and the pin in the world (the scenes' only joint kind).
+    pub pins: Vec<(usize, usize, [f64; 2])>,
 }
 
 fn point(t: &Transform, p: Vec2) -> [f64; 2] {
@@ -117,11 +119,24 @@ impl SceneSpec {
                 }
             })
             .collect();
+        let index: Vec<sweep2d::BodyId> = world.bodies().map(|(id, _)| id).collect();
+        let at = |id: sweep2d::BodyId| index.iter().position(|&b| b == id).expect("a body");
+        let pins = world
+            .joint_ids()
+            .into_iter()
+            .filter(|&j| world.joint_kind(j) == Some("revolute"))
+            .filter_map(|j| {
+                let (a, b) = world.joint_bodies(j)?;
+                let (p, _) = world.joint_anchors(j)?;
+                Some((at(a?), at(b), [p.x, p.y]))
+            })
+            .collect();
         Self {
             gravity: [config.gravity.x, config.gravity.y],
             dt: config.dt,
             substeps: config.substeps,
             bodies,
+            pins,
         }
     }
 }
