@@ -78,3 +78,41 @@ pub const CONTACT_RECYCLE_DISTANCE: Real = 10.0 * LINEAR_SLOP;
 /// Cosine of the largest turn (of either body, since its manifold was computed) for which a
 /// contact is recycled: 0.98, about 11.5° (as Box2D's `B2_CONTACT_RECYCLE_COS_ANGLE`).
 pub const CONTACT_RECYCLE_COS_ANGLE: Real = 0.98;
+
+// Valid ranges of what a user gives (see `docs/reliability.md` for why each is what it is). Every
+// constructor, `add_body`, setter, `WorldConfig::validate` and the scene loader checks against them
+// and names the field, the value and the range in its error.
+
+/// Smallest length (metres) a shape may have: radii, half extents, segment lengths. Shorter ones
+/// square to under 1e-8 m², below what the solver's 5 mm slop and the 1e-6 m time-of-impact
+/// tolerance can resolve.
+pub const MIN_LENGTH: Real = 1e-4;
+/// Largest coordinate (metres) of a shape's points in its frame and of a body's position in the
+/// world: f64 keeps 1e-11 m of resolution there, far under the 1e-6 m tolerance, and squared sizes
+/// (areas, inertias) stay far from overflow.
+pub const MAX_LENGTH: Real = 1e5;
+/// Fastest linear speed (m/s) a body may be given: 100 km/s moves 1.7 km per step at 60 Hz.
+pub const MAX_SPEED: Real = 1e5;
+/// Fastest angular speed (rad/s) a body may be given.
+pub const MAX_ANGULAR_SPEED: Real = 1e5;
+/// Density range (kg/m²) of a shape with mass: a positive density at least this …
+pub const MIN_DENSITY: Real = 1e-6;
+/// … and at most this.
+pub const MAX_DENSITY: Real = 1e8;
+/// Largest friction coefficient.
+pub const MAX_FRICTION: Real = 1e3;
+/// Largest restitution: 1 is perfectly elastic; more would create energy.
+pub const MAX_RESTITUTION: Real = 1.0;
+/// Largest damping (1/s).
+pub const MAX_DAMPING: Real = 1e6;
+/// Largest gravity scale (either sign).
+pub const MAX_GRAVITY_SCALE: Real = 1e3;
+/// Largest force (N), torque (N·m) and impulse (N·s) a call may apply, and a body may have
+/// accumulated.
+pub const MAX_FORCE: Real = 1e15;
+/// Largest gravitational acceleration (m/s², per component).
+pub const MAX_GRAVITY: Real = 1e4;
+/// Longest step (seconds).
+pub const MAX_DT: Real = 1.0;
+/// Most substeps per step.
+pub const MAX_SUBSTEPS: u32 = 64;

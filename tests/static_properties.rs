@@ -112,13 +112,15 @@ proptest! {
         }
     }
 
-    /// Point containment agrees with the reference (a zero-radius probe disc).
+    /// Point containment agrees with the reference: a probe disc of the smallest radius shapes
+    /// may have (1e-4 m), whose gap plus its radius is the point's signed distance.
     #[test]
     fn contains_point_matches_reference(s in any_shape(), xf in transform(1.0), p in vec2(3.0)) {
-        let probe = Shape::circle(1e-300).unwrap();
-        let g = gap(&s, &xf, &probe, &Transform::from_translation(p));
-        prop_assume!(g.abs() > 1e-9);
-        prop_assert_eq!(contains_point(&s, &xf, p), g <= 0.0);
+        let r = sweep2d::constants::MIN_LENGTH;
+        let probe = Shape::circle(r).unwrap();
+        let d = gap(&s, &xf, &probe, &Transform::from_translation(p)) + r;
+        prop_assume!(d.abs() > 1e-9);
+        prop_assert_eq!(contains_point(&s, &xf, p), d <= 0.0);
     }
 
     /// Concave decomposition: pieces are convex, their areas sum to the outline's area, and a point

@@ -685,6 +685,77 @@ fn non_negative(body: &str, field: &'static str, value: Real) -> Result<(), Body
     Ok(())
 }
 
+/// Checks that `value` is finite and at most `max` in magnitude; `expected` says the range.
+pub(crate) fn within(
+    body: &str,
+    field: &'static str,
+    value: Real,
+    max: Real,
+    expected: &'static str,
+) -> Result<(), BodyError> {
+    check_finite(body, field, value)?;
+    if value.abs() > max {
+        return Err(BodyError::OutOfRange {
+            body: body.to_string(),
+            field,
+            value,
+            expected,
+        });
+    }
+    Ok(())
+}
+
+/// Checks a position: each coordinate within ±`MAX_LENGTH`.
+pub(crate) fn check_position(body: &str, field: &'static str, p: Vec2) -> Result<(), BodyError> {
+    use crate::constants::MAX_LENGTH;
+    let expected = "within ±1e5 m of the world's origin (MAX_LENGTH)";
+    within(body, field, p.x, MAX_LENGTH, expected)?;
+    within(body, field, p.y, MAX_LENGTH, expected)
+}
+
+/// Checks a velocity: speed at most `MAX_SPEED`, angular speed at most `MAX_ANGULAR_SPEED`.
+pub(crate) fn check_speeds(body: &str, v: Vec2, w: Real) -> Result<(), BodyError> {
+    use crate::constants::{MAX_ANGULAR_SPEED, MAX_SPEED};
+    check_vector(body, "linear_velocity", v)?;
+    let expected = "at most 1e5 m/s in speed (MAX_SPEED)";
+    // Components first, so that the speed itself cannot overflow.
+    within(body, "linear_velocity", v.x, MAX_SPEED, expected)?;
+    within(body, "linear_velocity", v.y, MAX_SPEED, expected)?;
+    within(body, "linear_velocity", v.length(), MAX_SPEED, expected)?;
+    within(
+        body,
+        "angular_velocity",
+        w,
+        MAX_ANGULAR_SPEED,
+        "at most 1e5 rad/s (MAX_ANGULAR_SPEED)",
+    )
+}
+
+/// Checks friction and restitution against their ranges.
+pub(crate) fn check_material(
+    body: &str,
+    friction: Real,
+    restitution: Real,
+) -> Result<(), BodyError> {
+    use crate::constants::{MAX_FRICTION, MAX_RESTITUTION};
+    non_negative(body, "friction", friction)?;
+    within(
+        body,
+        "friction",
+        friction,
+        MAX_FRICTION,
+        "between 0 and 1e3 (MAX_FRICTION)",
+    )?;
+    non_negative(body, "restitution", restitution)?;
+    within(
+        body,
+        "restitution",
+        restitution,
+        MAX_RESTITUTION,
+        "between 0 and 1 (1 is perfectly elastic; more would create energy)",
+    )
+}
+
 /// Checks a definition and builds the body; `label` names it in errors.
 pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     let body = def.name.clone().unwrap_or_else(|| label.to_string());
@@ -698,10 +769,29 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     ] {
         check_finite(b, field, v)?;
     }
-    non_negative(b, "restitution", def.restitution)?;
-    non_negative(b, "friction", def.friction)?;
-    non_negative(b, "linear_damping", def.linear_damping)?;
-    non_negative(b, "angular_damping", def.angular_damping)?;
+    check_position(b, "transform.translation", def.transform.translation)?;
+    check_speeds(b, def.linear_velocity, def.angular_velocity)?;
+    within(
+        b,
+        "gravity_scale",
+        def.gravity_scale,
+        crate::constants::MAX_GRAVITY_SCALE,
+        "between −1e3 and 1e3 (MAX_GRAVITY_SCALE)",
+    )?;
+    check_material(b, def.friction, def.restitution)?;
+    for (field, value) in [
+        ("linear_damping", def.linear_damping),
+        ("angular_damping", def.angular_damping),
+    ] {
+        non_negative(b, field, value)?;
+        within(
+            b,
+            field,
+            value,
+            crate::constants::MAX_DAMPING,
+            "between 0 and 1e6 (1/s)",
+        )?;
+    }
     check_finite(b, "density", def.density)?;
     let dynamic = def.kind == BodyKind::Dynamic;
     if dynamic && def.density <= 0.0 {

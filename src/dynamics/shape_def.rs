@@ -9,7 +9,7 @@
 //! each piece remembering the shape it came from (for per-shape material, filter and events).
 //! Sensor shapes never collide; they are kept apart for the sensor pass.
 
-use crate::dynamics::body::{check_transform, BodyError, BodyId, BodyKind};
+use crate::dynamics::body::{check_position, check_transform, BodyError, BodyId, BodyKind};
 use crate::math::{Real, Transform, Vec2};
 use crate::shape::Shape;
 
@@ -177,6 +177,39 @@ pub(crate) fn check_shape_def(body: &str, def: &ShapeDef) -> Result<(), BodyErro
         },
         other => other,
     })?;
+    use crate::constants::{MAX_DENSITY, MAX_FRICTION, MAX_RESTITUTION, MIN_DENSITY};
+    let ranges = [
+        (
+            "shape density",
+            def.density,
+            MAX_DENSITY,
+            "between 1e-6 and 1e8 kg/m², or 0 (massless)",
+        ),
+        (
+            "shape friction",
+            def.friction,
+            MAX_FRICTION,
+            "between 0 and 1e3 (MAX_FRICTION)",
+        ),
+        (
+            "shape restitution",
+            def.restitution,
+            MAX_RESTITUTION,
+            "between 0 and 1 (1 is perfectly elastic; more would create energy)",
+        ),
+    ];
+    for (field, value, max, expected) in ranges {
+        let too_light = field == "shape density" && value > 0.0 && value < MIN_DENSITY;
+        if value.is_finite() && (value > max || too_light) {
+            return Err(BodyError::OutOfRange {
+                body: body.to_string(),
+                field,
+                value,
+                expected,
+            });
+        }
+    }
+    check_position(body, "shape offset", def.offset.translation)?;
     for (field, value) in [
         ("shape density", def.density),
         ("shape friction", def.friction),

@@ -90,6 +90,9 @@ pub fn contains_point(shape: &Shape, xf: &Transform, p: Vec2) -> bool {
 /// pair of pieces does (pieces whose boxes are apart are skipped).
 #[must_use]
 pub fn intersects(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool {
+    if !(xa.is_finite() && xb.is_finite()) {
+        return false;
+    }
     match (a, b) {
         (Shape::Compound(ca), _) => {
             let bb = b.aabb(xb);
@@ -124,6 +127,9 @@ pub fn intersects(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool 
 /// result is the contact of its deepest overlapping piece pair.
 #[must_use]
 pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<Contact> {
+    if !(xa.is_finite() && xb.is_finite()) {
+        return None; // no contact can be reported at a pose that is not a number
+    }
     match (a, b) {
         (Shape::Compound(_), _) | (_, Shape::Compound(_)) => {
             let mut best: Option<(Contact, Real)> = None;

@@ -28,6 +28,9 @@ pub struct RayHit {
 /// `origin + translation`) against `shape` placed at `xf`. `None` if it misses.
 #[must_use]
 pub fn ray_cast(shape: &Shape, xf: &Transform, origin: Vec2, translation: Vec2) -> Option<RayHit> {
+    if !(xf.is_finite() && origin.is_finite() && translation.is_finite()) {
+        return None;
+    }
     match shape {
         Shape::Compound(c) => c
             .pieces()

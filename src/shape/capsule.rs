@@ -3,7 +3,7 @@
 //! Treated by the kernels as a two-vertex rounded polygon, as in Box2D v3, so one pair function
 //! serves capsules and polygons alike.
 
-use super::error::{check_points_finite, check_positive, ShapeError};
+use super::error::{check_length, check_points_finite, check_positive, ShapeError};
 use super::hull::point_set_tolerance;
 use super::mass::{rounded_core_moments, MassProperties};
 use crate::math::Vec2;
@@ -28,7 +28,7 @@ impl Capsule {
     ///
     /// Errors: non-finite input, radius not positive, or `a == b` (use a circle instead).
     pub fn new(a: Vec2, b: Vec2, radius: Real) -> Result<Self, ShapeError> {
-        check_positive("radius", radius)?;
+        check_length("radius", radius)?;
         Self::with_radius(a, b, radius)
     }
 
@@ -46,6 +46,13 @@ impl Capsule {
         check_points_finite(&[a, b])?;
         if a.distance(b) <= point_set_tolerance(&[a, b]) {
             return Err(ShapeError::ZeroLength);
+        }
+        if a.distance(b) < crate::constants::MIN_LENGTH {
+            return Err(ShapeError::OutOfRange {
+                what: "the segment's length".into(),
+                value: a.distance(b),
+                expected: "at least 1e-4 m (MIN_LENGTH)",
+            });
         }
         let d = (b - a).normalize();
         let n = Vec2::new(d.y, -d.x);

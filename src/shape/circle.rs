@@ -1,6 +1,6 @@
 //! Circles (discs): a one-point core swept by a radius.
 
-use super::error::{check_points_finite, check_positive, ShapeError};
+use super::error::{check_length, check_points_finite, check_positive, ShapeError};
 use super::mass::{rounded_core_moments, MassProperties};
 use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
@@ -26,7 +26,7 @@ impl Circle {
 
     /// A disc of `radius` metres centred at `center` (local frame, metres).
     pub fn with_center(center: Vec2, radius: Real) -> Result<Self, ShapeError> {
-        check_positive("radius", radius)?;
+        check_length("radius", radius)?;
         check_points_finite(&[center])?;
         Ok(Self { center, radius })
     }

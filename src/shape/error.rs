@@ -31,6 +31,16 @@ pub enum ShapeError {
         /// The offending value.
         value: Real,
     },
+    /// A number is outside the range the engine can honour (see `docs/reliability.md`).
+    #[error("{what} is {value}, but it must be {expected}")]
+    OutOfRange {
+        /// Which input.
+        what: String,
+        /// The offending value.
+        value: Real,
+        /// The range.
+        expected: &'static str,
+    },
     /// Fewer than three distinct points were given for a polygon.
     #[error("a polygon needs at least 3 distinct points, got {count}")]
     TooFewPoints {
@@ -143,6 +153,7 @@ pub(crate) fn check_non_negative(what: &'static str, value: Real) -> Result<(), 
 
 /// Checks that every point is finite, naming the first bad one.
 pub(crate) fn check_points_finite(points: &[crate::math::Vec2]) -> Result<(), ShapeError> {
+    use crate::constants::MAX_LENGTH;
     for (i, p) in points.iter().enumerate() {
         if !p.is_finite() {
             let value = if p.x.is_finite() { p.y } else { p.x };
@@ -151,6 +162,28 @@ pub(crate) fn check_points_finite(points: &[crate::math::Vec2]) -> Result<(), Sh
                 value,
             });
         }
+        let far = p.x.abs().max(p.y.abs());
+        if far > MAX_LENGTH {
+            return Err(ShapeError::OutOfRange {
+                what: format!("a coordinate of point {i}"),
+                value: far,
+                expected: "within ±1e5 m of the shape's origin (MAX_LENGTH)",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks a length (radius, half extent): finite, within `[MIN_LENGTH, MAX_LENGTH]`.
+pub(crate) fn check_length(what: &'static str, value: Real) -> Result<(), ShapeError> {
+    use crate::constants::{MAX_LENGTH, MIN_LENGTH};
+    check_positive(what, value)?;
+    if !(MIN_LENGTH..=MAX_LENGTH).contains(&value) {
+        return Err(ShapeError::OutOfRange {
+            what: what.to_string(),
+            value,
+            expected: "between 1e-4 m and 1e5 m (MIN_LENGTH, MAX_LENGTH)",
+        });
     }
     Ok(())
 }

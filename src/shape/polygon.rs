@@ -4,7 +4,9 @@
 //! so a polygon is `Copy` and cache friendly. Constructors accept either winding, drop vertices that
 //! lie on the segment between their neighbours, and reject everything that is not a convex outline.
 
-use super::error::{check_non_negative, check_points_finite, check_positive, ShapeError};
+use super::error::{
+    check_length, check_non_negative, check_points_finite, check_positive, ShapeError,
+};
 use super::hull::{convex_hull_indices, point_set_tolerance};
 use super::mass::{rounded_core_moments, MassProperties};
 use crate::constants::MAX_POLYGON_VERTICES;
@@ -177,8 +179,8 @@ impl ConvexPolygon {
         center: Vec2,
         angle: Real,
     ) -> Result<Self, ShapeError> {
-        check_positive("half_width", half_width)?;
-        check_positive("half_height", half_height)?;
+        check_length("half_width", half_width)?;
+        check_length("half_height", half_height)?;
         check_points_finite(&[center])?;
         if !angle.is_finite() {
             return Err(ShapeError::NonFinite {
@@ -201,7 +203,7 @@ impl ConvexPolygon {
     /// A regular polygon with `sides` vertices on a circle of `circumradius` metres about the
     /// origin, the first vertex on the +x axis.
     pub fn regular(sides: usize, circumradius: Real) -> Result<Self, ShapeError> {
-        check_positive("circumradius", circumradius)?;
+        check_length("circumradius", circumradius)?;
         if !(3..=MAX_POLYGON_VERTICES).contains(&sides) {
             return Err(ShapeError::BadSideCount {
                 sides,

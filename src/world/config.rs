@@ -126,11 +126,27 @@ impl WorldConfig {
         if !self.gravity.y.is_finite() {
             return bad("gravity.y", self.gravity.y, "finite (m/s²)");
         }
+        use crate::constants::{MAX_DT, MAX_GRAVITY, MAX_SUBSTEPS};
+        for (field, g) in [("gravity.x", self.gravity.x), ("gravity.y", self.gravity.y)] {
+            if g.abs() > MAX_GRAVITY {
+                return bad(field, g, "at most 1e4 m/s² in magnitude (MAX_GRAVITY)");
+            }
+        }
         if !(self.dt.is_finite() && self.dt > 0.0) {
             return bad("dt", self.dt, "a positive, finite number of seconds");
         }
+        if self.dt > MAX_DT {
+            return bad("dt", self.dt, "at most 1 s (MAX_DT)");
+        }
         if self.substeps == 0 {
             return bad("substeps", 0.0, "at least 1");
+        }
+        if self.substeps > MAX_SUBSTEPS {
+            return bad(
+                "substeps",
+                self.substeps as Real,
+                "at most 64 (MAX_SUBSTEPS)",
+            );
         }
         if self.max_steps_per_advance == 0 {
             return bad("max_steps_per_advance", 0.0, "at least 1");

@@ -37,7 +37,13 @@ pub use profile::StepProfile;
 pub use queries::{QueryFilter, ShapeCastHit, WorldRayHit};
 
 use crate::broadphase::{BroadPhase, ProxyType};
-use crate::dynamics::body::{build_body, check_finite, check_transform, check_vector};
+use crate::constants::MAX_FORCE;
+use crate::dynamics::body::{
+    build_body, check_finite, check_position, check_speeds, check_transform, check_vector, within,
+};
+
+/// The range of forces, torques and impulses, for errors.
+const FORCE_RANGE: &str = "at most 1e15 in magnitude (MAX_FORCE; N, N·m or N·s)";
 use crate::dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
 use crate::math::{Real, Transform, Vec2};
 use body_set::BodySet;
@@ -187,6 +193,7 @@ impl World {
     pub fn set_transform(&mut self, id: BodyId, transform: Transform) -> Result<(), BodyError> {
         let (body, label) = self.body_mut(id)?;
         check_transform(&label, &transform)?;
+        check_position(&label, "transform.translation", transform.translation)?;
         body.pose = transform * Transform::from_translation(body.local_center);
         body.previous_pose = body.pose;
         body.wake();
@@ -207,6 +214,7 @@ impl World {
         let (body, label) = self.body_mut(id)?;
         check_vector(&label, "linear velocity", linear)?;
         check_finite(&label, "angular velocity", angular)?;
+        check_speeds(&label, linear, angular)?;
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -243,17 +251,35 @@ impl World {
     pub fn apply_force(&mut self, id: BodyId, force: Vec2, point: Vec2) -> Result<(), BodyError> {
         let body = self.dynamic_body(id, |label| {
             check_vector(label, "force", force)?;
-            check_vector(label, "point", point)
+            within(label, "force", force.x, MAX_FORCE, FORCE_RANGE)?;
+            within(label, "force", force.y, MAX_FORCE, FORCE_RANGE)?;
+            check_position(label, "point", point)
         })?;
-        body.force += force;
-        body.torque += (point - body.pose.translation).perp_dot(force);
+        let (total, torque) = (
+            body.force + force,
+            body.torque + (point - body.pose.translation).perp_dot(force),
+        );
+        let label = body
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("#{}", id.index));
+        within(&label, "force", total.length(), MAX_FORCE, FORCE_RANGE)?;
+        within(&label, "torque", torque, MAX_FORCE, FORCE_RANGE)?;
+        body.force = total;
+        body.torque = torque;
         Ok(())
     }
 
     /// Applies a torque (N·m) for the next step; accumulates.
     pub fn apply_torque(&mut self, id: BodyId, torque: Real) -> Result<(), BodyError> {
         let body = self.dynamic_body(id, |label| check_finite(label, "torque", torque))?;
-        body.torque += torque;
+        let total = body.torque + torque;
+        let label = body
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("#{}", id.index));
+        within(&label, "torque", total, MAX_FORCE, FORCE_RANGE)?;
+        body.torque = total;
         Ok(())
     }
 
@@ -266,11 +292,21 @@ impl World {
     ) -> Result<(), BodyError> {
         let body = self.dynamic_body(id, |label| {
             check_vector(label, "impulse", impulse)?;
-            check_vector(label, "point", point)
+            within(label, "impulse", impulse.x, MAX_FORCE, FORCE_RANGE)?;
+            within(label, "impulse", impulse.y, MAX_FORCE, FORCE_RANGE)?;
+            check_position(label, "point", point)?;
+            within(label, "impulse", impulse.length(), MAX_FORCE, FORCE_RANGE)
         })?;
-        body.linear_velocity += body.inv_mass * impulse;
-        body.angular_velocity +=
-            body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
+        let v = body.linear_velocity + body.inv_mass * impulse;
+        let w = body.angular_velocity
+            + body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
+        let label = body
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("#{}", id.index));
+        check_speeds(&label, v, w)?;
+        body.linear_velocity = v;
+        body.angular_velocity = w;
         Ok(())
     }
 
