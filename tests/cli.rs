@@ -225,3 +225,46 @@ fn bad_arguments_and_missing_files_exit_with_2() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("taken"));
 }
+
+#[test]
+fn oversized_inputs_are_refused_before_any_work() {
+    let dir = scratch("oversized");
+    // A scene file over 16 MiB: refused without reading it whole.
+    let big = dir.join("big.json");
+    std::fs::write(&big, vec![b' '; (16 << 20) + 10]).unwrap();
+    let o = bin()
+        .args(["check", big.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("16 MiB"), "{}", text(&o));
+    // 2^64 − 1 steps: refused by check.
+    let many = dir.join("many.json");
+    std::fs::write(
+        &many,
+        r#"{"steps": 18446744073709551615, "bodies": [{"kind": "static", "position": [0, 0],
+            "shape": {"type": "circle", "radius": 1}}]}"#,
+    )
+    .unwrap();
+    let o = bin()
+        .args(["check", many.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("steps"), "{}", text(&o));
+    // An output directory that cannot be made fails before simulating.
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, b"x").unwrap();
+    let o = bin()
+        .args(["run", "scenes/pyramid.json", "--out"])
+        .arg(blocker.join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("cannot create"), "{}", text(&o));
+    assert!(
+        !text(&o).contains("steps ("),
+        "it did not simulate: {}",
+        text(&o)
+    );
+}

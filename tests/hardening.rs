@@ -160,3 +160,23 @@ fn queries_with_non_finite_input_answer_nothing() {
     assert!(!query::intersects(&s, &nan, &s, &Transform::IDENTITY));
     assert!(query::ray_cast(&s, &nan, Vec2::ZERO, Vec2::X).is_none());
 }
+
+#[test]
+fn concave_outlines_are_capped_and_the_cap_is_quick() {
+    let star = |n: usize| -> Vec<Vec2> {
+        (0..n)
+            .map(|k| {
+                let r = if k % 2 == 0 { 10.0 } else { 6.0 };
+                Vec2::from_angle(k as f64 * std::f64::consts::TAU / n as f64) * r
+            })
+            .collect()
+    };
+    match Shape::concave(&star(1_002)) {
+        Err(ShapeError::TooManyOutlinePoints { count, max }) => {
+            assert_eq!((count, max), (1_002, sweep2d::shape::MAX_OUTLINE_POINTS))
+        }
+        other => panic!("{other:?}"),
+    }
+    let at_cap = Shape::concave(&star(1_000)).expect("1,000 points decompose");
+    assert!(at_cap.bounding_radius() > 9.0);
+}

@@ -31,6 +31,12 @@ use crate::shape::{Shape, ShapeSpec};
 use crate::world::{World, WorldConfig};
 use serde::{Deserialize, Serialize};
 
+/// Largest scene file read (bytes): 16 MiB.
+pub const MAX_SCENE_BYTES: u64 = 16 << 20;
+
+/// Most steps a scene may ask for (10⁷: about 46 hours simulated at 60 Hz).
+pub const MAX_SCENE_STEPS: u64 = 10_000_000;
+
 /// A scene file: world settings and bodies (see the module notes for the schema and defaults).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -439,11 +445,27 @@ impl SceneFile {
 
     /// Reads a scene file from disk (see [`SceneFile::from_json`]).
     pub fn read(path: impl AsRef<std::path::Path>) -> Result<SceneFile, SceneError> {
+        use std::io::Read;
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+        let io = |message: String| SceneError::Io {
             path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        // Read at most one byte past the cap: a file (or a device like /dev/zero) longer than
+        // that is refused without reading it whole.
+        let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_SCENE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| io(e.to_string()))?;
+        if bytes.len() as u64 > MAX_SCENE_BYTES {
+            return Err(io(format!(
+                "the file is larger than {} MiB, the most a scene file may be",
+                MAX_SCENE_BYTES >> 20
+            )));
+        }
+        let text =
+            String::from_utf8(bytes).map_err(|e| io(format!("the file is not UTF-8 text: {e}")))?;
         SceneFile::from_json(&text)
     }
 
@@ -475,6 +497,17 @@ impl SceneFile {
     /// Builds the world: every body is validated by [`World::add_body`]. Returns the first
     /// problem, naming the body and the field; nothing is returned half-built.
     pub fn build(&self) -> Result<LoadedScene, SceneError> {
+        if self.steps > MAX_SCENE_STEPS {
+            return Err(SceneError::Field {
+                field: "steps".into(),
+                reason: format!(
+                    "{} steps is more than {MAX_SCENE_STEPS} (about 46 hours simulated at 60 Hz); \
+                     run a shorter scene, or several",
+                    self.steps
+                ),
+                location: None,
+            });
+        }
         let mut world = World::try_new(self.config()).map_err(|e| SceneError::Field {
             field: match &e {
                 crate::WorldError::InvalidConfig { field, .. } => (*field).to_string(),

@@ -185,6 +185,14 @@ fn run(
         .build()
         .map_err(|e| Failure::Input(format!("{title}: {e}")))?;
     let steps = steps.unwrap_or(scene.steps);
+    if steps > sweep2d::analysis::scene::MAX_SCENE_STEPS {
+        return Err(Failure::Input(format!(
+            "--steps {steps} is more than {} (about 46 hours simulated at 60 Hz)",
+            sweep2d::analysis::scene::MAX_SCENE_STEPS
+        )));
+    }
+    // The output directory is made and checked before simulating: a bad --out costs nothing.
+    drop(create(out, "trajectory.csv")?);
     let world = &mut scene.world;
     let mut recorder = Recorder::new(RecorderConfig {
         every: record_every,

@@ -68,6 +68,17 @@ pub enum ShapeError {
         /// The limit, [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES).
         max: usize,
     },
+    /// A concave outline with more points than the decomposition takes.
+    #[error(
+        "a concave outline holds at most {max} points, got {count}; simplify it or build the \
+         shape from convex pieces with Shape::compound"
+    )]
+    TooManyOutlinePoints {
+        /// How many were given.
+        count: usize,
+        /// The limit, [`MAX_OUTLINE_POINTS`](crate::shape::MAX_OUTLINE_POINTS).
+        max: usize,
+    },
     /// Two input points coincide.
     #[error("points {first} and {second} are the same point; remove the duplicate")]
     DuplicatePoints {

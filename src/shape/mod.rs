@@ -19,7 +19,7 @@ mod spec;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
-pub use compound::{Compound, CompoundPiece};
+pub use compound::{Compound, CompoundPiece, MAX_OUTLINE_POINTS};
 pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::ConvexPolygon;
