@@ -180,3 +180,18 @@ fn concave_outlines_are_capped_and_the_cap_is_quick() {
     let at_cap = Shape::concave(&star(1_000)).expect("1,000 points decompose");
     assert!(at_cap.bounding_radius() > 9.0);
 }
+
+#[test]
+fn names_in_messages_cannot_drive_the_terminal_and_are_cut() {
+    let long = "x".repeat(100_000);
+    for name in ["\u{1b}[2J\u{1b}[31mred", long.as_str()] {
+        let scene = format!(
+            r#"{{"bodies":[{{"name":{},"kind":"dynamic","position":[0,0],"density":-1,
+                "shape":{{"type":"circle","radius":1}}}}]}}"#,
+            serde_json::to_string(name).unwrap()
+        );
+        let e = SceneFile::load(&scene).unwrap_err().to_string();
+        assert!(!e.contains('\u{1b}'), "{e:?}");
+        assert!(e.len() < 1_000, "{} bytes", e.len());
+    }
+}

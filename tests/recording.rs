@@ -158,3 +158,38 @@ fn json_round_trips_exactly() {
     assert_eq!(Recording::from_json(&rec.to_json()).unwrap(), rec);
     assert!(Recording::from_json("{\"frames\": 3}").is_err());
 }
+
+#[test]
+fn names_that_spreadsheets_would_run_are_escaped_and_read_back() {
+    use sweep2d::analysis::record::{Recorder, RecorderConfig, Recording};
+    use sweep2d::{BodyDef, World, WorldConfig};
+    let mut w = World::new(WorldConfig::default());
+    for name in ["=HYPERLINK(\"x\")", "+1", "-box", "@cmd", "plain"] {
+        w.add_body(BodyDef {
+            name: Some(name.to_string()),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    }
+    let mut rec = Recorder::new(RecorderConfig::default());
+    rec.record_initial(&w);
+    w.step();
+    rec.record(&w);
+    let recording = rec.recording();
+    let mut traj = Vec::new();
+    recording.write_trajectory_csv(&mut traj).unwrap();
+    let text = String::from_utf8(traj.clone()).unwrap();
+    for line in text.lines().skip(1) {
+        let body = line.split(',').nth(2).unwrap().trim_start_matches('"');
+        assert!(!body.starts_with(['=', '+', '-', '@']), "{line}");
+    }
+    let mut events = Vec::new();
+    recording.write_events_csv(&mut events).unwrap();
+    let back = Recording::read_csv(&traj[..], &events[..]).unwrap();
+    let names: Vec<String> = back.frames[0]
+        .bodies
+        .iter()
+        .map(|b| b.body.clone())
+        .collect();
+    assert_eq!(names, ["=HYPERLINK(\"x\")", "+1", "-box", "@cmd", "plain"]);
+}

@@ -376,10 +376,30 @@ fn frame_of(world: &World) -> Frame {
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
 fn csv_field(s: &str) -> String {
+    // A field a spreadsheet would read as a formula gets a leading apostrophe (the usual CSV
+    // injection defence); `split_csv`'s reader takes it off again.
+    let s = if s.starts_with(FORMULA_STARTS) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
-        s.to_string()
+        s
+    }
+}
+
+/// First characters that make a spreadsheet evaluate a cell.
+const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
+
+/// A CSV field as written, back to the text it came from (see [`csv_field`]).
+fn unescape_formula(field: String) -> String {
+    let mut chars = field.chars();
+    if chars.next() == Some('\'') && chars.next().is_some_and(|c| FORMULA_STARTS.contains(&c)) {
+        field[1..].to_string()
+    } else {
+        field
     }
 }
 
@@ -406,7 +426,7 @@ fn split_csv(line: &str) -> Result<Vec<String>, String> {
         return Err("unterminated quoted field".into());
     }
     fields.push(cur);
-    Ok(fields)
+    Ok(fields.into_iter().map(unescape_formula).collect())
 }
 
 /// Shortest round-tripping text of a float.

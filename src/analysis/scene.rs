@@ -390,9 +390,22 @@ pub enum SceneError {
 /// `body 3 ("ball")` or `body 3`, for error messages.
 fn who(index: usize, name: &Option<String>) -> String {
     match name {
-        Some(n) => format!("body {index} (\"{n}\")"),
+        Some(n) => format!("body {index} ({})", shown_name(n)),
         None => format!("body {index}"),
     }
+}
+
+/// A body name as messages show it: quoted, control characters escaped (no terminal escape
+/// sequences reach the user's terminal), cut at 64 characters.
+pub(crate) fn shown_name(name: &str) -> String {
+    const MAX: usize = 64;
+    let cut: String = name.chars().take(MAX).collect();
+    let more = if name.chars().count() > MAX {
+        "…"
+    } else {
+        ""
+    };
+    format!("{cut:?}{more}")
 }
 
 /// `, field `x`` for a named field, nothing for the body as a whole.

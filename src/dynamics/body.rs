@@ -756,9 +756,33 @@ pub(crate) fn check_material(
     )
 }
 
+/// A body's name as errors show it: control characters escaped (no terminal escape sequence gets
+/// through), cut at 64 characters.
+pub(crate) fn error_label(name: &str) -> String {
+    const MAX: usize = 64;
+    let mut out: String = name
+        .chars()
+        .take(MAX)
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_debug().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect();
+    if name.chars().count() > MAX {
+        out.push('…');
+    }
+    out
+}
+
 /// Checks a definition and builds the body; `label` names it in errors.
 pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
-    let body = def.name.clone().unwrap_or_else(|| label.to_string());
+    let body = def
+        .name
+        .as_deref()
+        .map_or_else(|| label.to_string(), error_label);
     let b = body.as_str();
     check_transform(b, &def.transform)?;
     for (field, v) in [

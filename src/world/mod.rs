@@ -182,10 +182,10 @@ impl World {
     /// The body, mutably, and its label for error messages; the error for a stale id.
     fn body_mut(&mut self, id: BodyId) -> Result<(&mut Body, String), BodyError> {
         let body = self.bodies.get_mut(id).ok_or(BodyError::UnknownBody(id))?;
-        let label = body
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("#{}", id.index));
+        let label = body.name.as_deref().map_or_else(
+            || format!("#{}", id.index),
+            crate::dynamics::body::error_label,
+        );
         Ok((body, label))
     }
 
@@ -259,10 +259,10 @@ impl World {
             body.force + force,
             body.torque + (point - body.pose.translation).perp_dot(force),
         );
-        let label = body
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("#{}", id.index));
+        let label = body.name.as_deref().map_or_else(
+            || format!("#{}", id.index),
+            crate::dynamics::body::error_label,
+        );
         within(&label, "force", total.length(), MAX_FORCE, FORCE_RANGE)?;
         within(&label, "torque", torque, MAX_FORCE, FORCE_RANGE)?;
         body.force = total;
@@ -274,10 +274,10 @@ impl World {
     pub fn apply_torque(&mut self, id: BodyId, torque: Real) -> Result<(), BodyError> {
         let body = self.dynamic_body(id, |label| check_finite(label, "torque", torque))?;
         let total = body.torque + torque;
-        let label = body
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("#{}", id.index));
+        let label = body.name.as_deref().map_or_else(
+            || format!("#{}", id.index),
+            crate::dynamics::body::error_label,
+        );
         within(&label, "torque", total, MAX_FORCE, FORCE_RANGE)?;
         body.torque = total;
         Ok(())
@@ -300,10 +300,10 @@ impl World {
         let v = body.linear_velocity + body.inv_mass * impulse;
         let w = body.angular_velocity
             + body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
-        let label = body
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("#{}", id.index));
+        let label = body.name.as_deref().map_or_else(
+            || format!("#{}", id.index),
+            crate::dynamics::body::error_label,
+        );
         check_speeds(&label, v, w)?;
         body.linear_velocity = v;
         body.angular_velocity = w;
