@@ -193,3 +193,34 @@ fn names_that_spreadsheets_would_run_are_escaped_and_read_back() {
         .collect();
     assert_eq!(names, ["=HYPERLINK(\"x\")", "+1", "-box", "@cmd", "plain"]);
 }
+
+/// The streamed CSV (`CsvStream`, what `sweep2d run` writes as it goes) is byte for byte what a
+/// recording of the same run writes.
+#[test]
+fn streamed_csv_equals_the_recordings() {
+    use sweep2d::analysis::record::{CsvStream, Recorder, RecorderConfig};
+    use sweep2d::analysis::scenes;
+    for every in [1, 3] {
+        let mut w = scenes::bullet_rain(20, 300.0).world;
+        let mut rec = Recorder::new(RecorderConfig {
+            every,
+            keep_last: None,
+        });
+        let mut stream = CsvStream::new(Vec::new(), Vec::new(), every).unwrap();
+        rec.record_initial(&w);
+        stream.record_initial(&w).unwrap();
+        for _ in 0..40 {
+            w.step();
+            rec.record(&w);
+            stream.record(&w).unwrap();
+        }
+        let (traj, events) = stream.finish().unwrap();
+        let recording = rec.recording();
+        let (mut t2, mut e2) = (Vec::new(), Vec::new());
+        recording.write_trajectory_csv(&mut t2).unwrap();
+        recording.write_events_csv(&mut e2).unwrap();
+        assert!(recording.events.len() > 10, "the run has events");
+        assert_eq!(traj, t2, "trajectory, every {every}");
+        assert_eq!(events, e2, "events, every {every}");
+    }
+}

@@ -221,6 +221,23 @@ impl Recorder {
 
     /// Records after a step: the events of the step, and the poses if the step is due.
     pub fn record(&mut self, world: &World) {
+        self.events.extend(events_of(world));
+        if world.step_count().is_multiple_of(self.config.every) {
+            self.push_frame(frame_of(world));
+        }
+    }
+
+    fn push_frame(&mut self, frame: Frame) {
+        if self.frames.back().is_some_and(|f| f.step == frame.step) {
+            return;
+        }
+        self.push_frame_unchecked(frame);
+    }
+}
+
+/// The events of the last step (or `advance`) as records, in time order.
+fn events_of(world: &World) -> Vec<EventRecord> {
+    {
         let name = |id: BodyId| body_name(world, id);
         let events = world.events();
         // The fields every kind has; the rest stay 0 unless the kind has them.
@@ -299,13 +316,12 @@ impl Recorder {
             });
         }
         batch.sort_by(|a, b| a.time.total_cmp(&b.time));
-        self.events.extend(batch);
-        if world.step_count().is_multiple_of(self.config.every) {
-            self.push_frame(frame_of(world));
-        }
+        batch
     }
+}
 
-    fn push_frame(&mut self, frame: Frame) {
+impl Recorder {
+    fn push_frame_unchecked(&mut self, frame: Frame) {
         if self.frames.back().is_some_and(|f| f.step == frame.step) {
             return; // already recorded (initial state recorded twice)
         }
@@ -371,6 +387,94 @@ fn frame_of(world: &World) -> Frame {
                 }
             })
             .collect(),
+    }
+}
+
+/// One frame's rows of the trajectory CSV.
+fn write_frame(out: &mut impl Write, f: &Frame) -> std::io::Result<()> {
+    for b in &f.bodies {
+        writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{}",
+            f.step,
+            num(f.time),
+            csv_field(&b.body),
+            num(b.x),
+            num(b.y),
+            num(b.angle),
+            num(b.vx),
+            num(b.vy),
+            num(b.omega)
+        )?;
+    }
+    Ok(())
+}
+
+/// One row of the events CSV.
+fn write_event(out: &mut impl Write, e: &EventRecord) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "{},{},{},{},{},{},{},{},{},{},{},{}",
+        e.step,
+        num(e.time),
+        e.kind.as_str(),
+        csv_field(&e.body_a),
+        csv_field(&e.body_b),
+        num(e.fraction),
+        num(e.normal[0]),
+        num(e.normal[1]),
+        num(e.point[0]),
+        num(e.point[1]),
+        num(e.relative_speed),
+        num(e.impulse)
+    )
+}
+
+/// Writes a run's trajectory and events CSV as it goes, in the formats of
+/// [`Recording::write_trajectory_csv`] and [`Recording::write_events_csv`]: memory does not grow
+/// with the run's length (`sweep2d run` uses it).
+#[derive(Debug)]
+pub struct CsvStream<W: Write> {
+    trajectory: W,
+    events: W,
+    every: u64,
+}
+
+impl<W: Write> CsvStream<W> {
+    /// A stream writing to `trajectory` and `events` (headers written now), keeping every
+    /// `every`-th step's frame (at least 1).
+    pub fn new(mut trajectory: W, mut events: W, every: u64) -> std::io::Result<Self> {
+        writeln!(trajectory, "{TRAJECTORY_CSV_HEADER}")?;
+        writeln!(events, "{EVENTS_CSV_HEADER}")?;
+        Ok(Self {
+            trajectory,
+            events,
+            every: every.max(1),
+        })
+    }
+
+    /// Writes the world's current state as the initial frame.
+    pub fn record_initial(&mut self, world: &World) -> std::io::Result<()> {
+        write_frame(&mut self.trajectory, &frame_of(world))
+    }
+
+    /// Writes the last step's events, and its frame when the step count is a multiple of
+    /// `every`.
+    pub fn record(&mut self, world: &World) -> std::io::Result<()> {
+        for e in events_of(world) {
+            write_event(&mut self.events, &e)?;
+        }
+        if world.step_count().is_multiple_of(self.every) {
+            write_frame(&mut self.trajectory, &frame_of(world))?;
+        }
+        Ok(())
+    }
+
+    /// Flushes both writers and gives them back.
+    pub fn finish(mut self) -> std::io::Result<(W, W)> {
+        self.trajectory.flush()?;
+        self.events.flush()?;
+        Ok((self.trajectory, self.events))
     }
 }
 
@@ -440,21 +544,7 @@ impl Recording {
     pub fn write_trajectory_csv(&self, mut out: impl Write) -> std::io::Result<()> {
         writeln!(out, "{TRAJECTORY_CSV_HEADER}")?;
         for f in &self.frames {
-            for b in &f.bodies {
-                writeln!(
-                    out,
-                    "{},{},{},{},{},{},{},{},{}",
-                    f.step,
-                    num(f.time),
-                    csv_field(&b.body),
-                    num(b.x),
-                    num(b.y),
-                    num(b.angle),
-                    num(b.vx),
-                    num(b.vy),
-                    num(b.omega)
-                )?;
-            }
+            write_frame(&mut out, f)?;
         }
         Ok(())
     }
@@ -463,22 +553,7 @@ impl Recording {
     pub fn write_events_csv(&self, mut out: impl Write) -> std::io::Result<()> {
         writeln!(out, "{EVENTS_CSV_HEADER}")?;
         for e in &self.events {
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{},{},{},{}",
-                e.step,
-                num(e.time),
-                e.kind.as_str(),
-                csv_field(&e.body_a),
-                csv_field(&e.body_b),
-                num(e.fraction),
-                num(e.normal[0]),
-                num(e.normal[1]),
-                num(e.point[0]),
-                num(e.point[1]),
-                num(e.relative_speed),
-                num(e.impulse)
-            )?;
+            write_event(&mut out, e)?;
         }
         Ok(())
     }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sweep2d::analysis::plot::{plot_run_with_joints, PlotBody, PlotFormat, PlotJoint};
-use sweep2d::analysis::record::{EventKind, Recorder, RecorderConfig};
+use sweep2d::analysis::record::{CsvStream, EventKind, Recorder, RecorderConfig};
 use sweep2d::analysis::scene::{self, SceneFile};
 use sweep2d::BodyKind;
 
@@ -173,6 +173,9 @@ fn create(dir: &Path, name: &str) -> Result<BufWriter<File>, Failure> {
         .map_err(|e| cannot_write(&path, e))
 }
 
+/// Most frames the in-memory recording keeps for the plot (`sweep2d run` thins longer runs).
+const MAX_PLOT_FRAMES: u64 = 1_000;
+
 fn run(
     file: &SceneFile,
     title: &str,
@@ -192,13 +195,35 @@ fn run(
         )));
     }
     // The output directory is made and checked before simulating: a bad --out costs nothing.
-    drop(create(out, "trajectory.csv")?);
+    // The trajectory and events stream to disk as the run goes; the recording kept in memory
+    // for the plot and the summary holds at most about 1,000 frames.
+    let mut stream = CsvStream::new(
+        create(out, "trajectory.csv")?,
+        create(out, "events.csv")?,
+        record_every,
+    )
+    .map_err(|e| {
+        Failure::Input(format!(
+            "cannot write the outputs in {}: {e}",
+            out.display()
+        ))
+    })?;
     let world = &mut scene.world;
+    // Frames in memory only for a plot (thinned to about MAX_PLOT_FRAMES); events are counted
+    // as they come for the summary.
+    let plot_every = if matches!(plot, PlotChoice::None) {
+        steps.max(1) + 1
+    } else {
+        record_every.max(steps.div_ceil(MAX_PLOT_FRAMES))
+    };
     let mut recorder = Recorder::new(RecorderConfig {
-        every: record_every,
+        every: plot_every,
         keep_last: None,
     });
+    let mut tally = [0usize; 5];
     recorder.record_initial(world);
+    let streaming = |e: std::io::Error| Failure::Internal(format!("writing the outputs: {e}"));
+    stream.record_initial(world).map_err(streaming)?;
     let energy_start = world.kinetic_energy();
     // The bar appears only for runs longer than a second, and only on a terminal.
     let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
@@ -211,7 +236,23 @@ fn run(
     let mut deepest: Option<(f64, String, String, u64)> = None;
     for _ in 0..steps {
         world.step();
-        recorder.record(world);
+        if !matches!(plot, PlotChoice::None) {
+            recorder.record(world);
+        }
+        stream.record(world).map_err(streaming)?;
+        let ev = world.events();
+        for (k, n) in [
+            ev.impacts.len(),
+            ev.contact_begin.len(),
+            ev.held.len(),
+            ev.sensor_begin.len(),
+            ev.sensor_end.len(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            tally[k] += n;
+        }
         if let Some((depth, a, b)) = world.deepest_overlap() {
             if deepest.as_ref().is_none_or(|d| depth > d.0) {
                 let name = |id| {
@@ -234,15 +275,15 @@ fn run(
     let wall = clock.elapsed().as_secs_f64();
     let recording = recorder.recording();
 
-    let mut traj = create(out, "trajectory.csv")?;
-    recording
-        .write_trajectory_csv(&mut traj)
-        .map_err(|e| Failure::Internal(format!("writing trajectory.csv: {e}")))?;
-    let mut events = create(out, "events.csv")?;
-    recording
-        .write_events_csv(&mut events)
-        .map_err(|e| Failure::Internal(format!("writing events.csv: {e}")))?;
-    let count = |k: EventKind| recording.events.iter().filter(|e| e.kind == k).count();
+    stream.finish().map_err(streaming)?;
+    let count = |k: EventKind| match k {
+        EventKind::Impact => tally[0],
+        EventKind::ContactBegin => tally[1],
+        EventKind::Held => tally[2],
+        EventKind::SensorBegin => tally[3],
+        EventKind::SensorEnd => tally[4],
+        _ => 0,
+    };
     let summary = serde_json::json!({
         "scene": title,
         "steps": steps,
