@@ -309,3 +309,19 @@ fn joints_load_by_name_or_index_and_their_errors_name_the_joint() {
     let typo = with_joints.replace("\"anchor\"", "\"anchr\"");
     assert!(error_of(&typo).to_string().contains("anchr"));
 }
+
+#[test]
+fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
+    let e = error_of(&GOOD.replace("\"kind\": \"dynamic\"", "\"kind\": 3"));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, .. } if field == "kind"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("\"kinematic\""), "{e}");
+    let e = error_of(&GOOD.replace("\"position\": [0, 3]", "\"position\": [1e999, 3]"));
+    assert!(
+        matches!(&e, SceneError::Body { index: 1, field, .. } if field.starts_with("position")),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("too large"), "{e}");
+}

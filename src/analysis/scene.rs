@@ -801,7 +801,13 @@ fn describe(text: &str, err: &serde_path_to_error::Error<serde_json::Error>) -> 
     // serde_json reports an array with too many elements (`"position": [0, 3, 4]`) as trailing
     // characters, a syntax error; inside a field it is that field's mistake.
     let too_long = inner.to_string().starts_with("trailing characters") && path != ".";
-    if (inner.is_syntax() || inner.is_eof()) && !too_long {
+    // A number too large for f64 (`1e999`), and a value of the wrong kind where serde_json can
+    // only say "expected value" (`"kind": 3`), are reported as syntax by serde_json; inside a
+    // field of otherwise valid JSON they are that field's mistake, said in the user's words.
+    let out_of_range = inner.to_string().starts_with("number out of range") && path != ".";
+    let document: Option<serde_json::Value> = serde_json::from_str(text).ok();
+    let wrong_kind = inner.is_syntax() && document.is_some() && path != ".";
+    if (inner.is_syntax() || inner.is_eof()) && !too_long && !out_of_range && !wrong_kind {
         return SceneError::Syntax {
             line: inner.line(),
             column: inner.column(),
@@ -811,6 +817,34 @@ fn describe(text: &str, err: &serde_path_to_error::Error<serde_json::Error>) -> 
     let location = (inner.line() > 0).then(|| (inner.line(), inner.column()));
     let reason = if too_long {
         "too many values; a point or vector is written [x, y]".to_string()
+    } else if out_of_range {
+        "the number is too large for a 64-bit float (above about 1.8e308); give a finite number"
+            .to_string()
+    } else if wrong_kind {
+        let pointer = format!(
+            "/{}",
+            path.replace('[', "/").replace(']', "").replace('.', "/")
+        );
+        let value = document
+            .as_ref()
+            .and_then(|d| d.pointer(&pointer))
+            .map_or_else(
+                || "this value".to_string(),
+                |v| {
+                    let shown = v.to_string();
+                    if shown.chars().count() > 40 {
+                        format!("{}…", shown.chars().take(40).collect::<String>())
+                    } else {
+                        shown
+                    }
+                },
+            );
+        let expected = if path.ends_with(".kind") {
+            "; expected one of \"static\", \"dynamic\", \"kinematic\""
+        } else {
+            ""
+        };
+        format!("{value} is not a valid value here{expected}")
     } else {
         strip_location(&inner.to_string())
     };
