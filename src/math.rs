@@ -530,3 +530,19 @@ mod tests {
         assert_relative_eq!(t, 1.0);
     }
 }
+
+/// A number as error messages show it: plain between 1e-4 and 1e6 (`0.5`, `-3`, `250000`),
+/// in exponent form outside (`1e160`, `5e-324`), so a huge or tiny value is one short word.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Num(pub Real);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let v = self.0;
+        if v == 0.0 || !v.is_finite() || (1e-4..1e6).contains(&v.abs()) {
+            write!(f, "{v}")
+        } else {
+            write!(f, "{v:e}")
+        }
+    }
+}

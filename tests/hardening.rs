@@ -195,3 +195,95 @@ fn names_in_messages_cannot_drive_the_terminal_and_are_cut() {
         assert!(e.len() < 1_000, "{} bytes", e.len());
     }
 }
+
+#[test]
+fn ids_from_another_world_are_refused() {
+    let ball = BodyDef::default;
+    let (mut a, mut b) = (
+        World::new(WorldConfig::default()),
+        World::new(WorldConfig::default()),
+    );
+    let in_a = a.add_body(ball()).unwrap();
+    let in_b = b.add_body(ball()).unwrap();
+    let other_b = b.add_body(ball()).unwrap();
+    // The same slot and generation in both worlds, yet only valid in its own.
+    assert_eq!(
+        (in_a.index(), in_a.generation()),
+        (in_b.index(), in_b.generation())
+    );
+    assert_ne!(in_a, in_b);
+    assert!(a.body(in_b).is_none());
+    assert!(matches!(
+        a.set_velocity(in_b, v(1.0, 0.0), 0.0),
+        Err(BodyError::UnknownBody(_))
+    ));
+    assert_eq!(a.body(in_a).unwrap().linear_velocity(), v(0.0, 0.0));
+    assert!(a.remove_body(in_b).is_err() && a.body(in_a).is_some());
+    assert!(a.shape(b.shape_ids(in_b)[0]).is_none());
+    let joint = b
+        .add_joint(sweep2d::RevoluteJointDef::new(in_b, other_b, v(0.0, 0.0)))
+        .unwrap();
+    assert!(a.joint_kind(joint).is_none());
+    assert!(a.remove_joint(joint).is_err());
+    assert!(a
+        .add_joint(sweep2d::RevoluteJointDef::new(in_a, other_b, v(0.0, 0.0)))
+        .is_err());
+    // A clone continues the same world: its ids work in both.
+    let c = a.clone();
+    assert_eq!(c.tag(), a.tag());
+    assert!(c.body(in_a).is_some());
+}
+
+#[test]
+fn compound_pieces_must_be_rotations_not_scales() {
+    let square = Shape::rectangle(0.5, 0.5).unwrap();
+    let scaled = Transform {
+        translation: v(1.0, 0.0),
+        rotation: sweep2d::Rot { cos: 2.0, sin: 0.0 },
+    };
+    match Shape::compound(vec![
+        (Transform::IDENTITY, square.clone()),
+        (scaled, square.clone()),
+    ]) {
+        Err(ShapeError::OutOfRange { what, value, .. }) => {
+            assert!(
+                what.contains("piece 1") && (value - 2.0).abs() < 1e-12,
+                "{what}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    let turned = Transform::new(v(1.0, 0.0), 0.3);
+    assert!(Shape::compound(vec![
+        (Transform::IDENTITY, square.clone()),
+        (turned, square)
+    ])
+    .is_ok());
+}
+
+#[test]
+fn scene_names_are_unique_and_objects_are_not_positional() {
+    let two = |a: &str, b: &str| {
+        format!(
+            r#"{{"bodies":[{a}"kind":"dynamic","position":[0,0],"shape":{{"type":"circle","radius":1}}}},
+               {b}"kind":"dynamic","position":[5,0],"shape":{{"type":"circle","radius":1}}}}]}}"#
+        )
+    };
+    let e = SceneFile::load(&two(r#"{"name":"crate","#, r#"{"name":"crate","#)).unwrap_err();
+    assert!(
+        e.to_string().contains("body 1") && e.to_string().contains("name"),
+        "{e}"
+    );
+    // An unnamed body is called `body 1` in the outputs: a named one cannot take that name.
+    let e = SceneFile::load(&two(r#"{"name":"body 1","#, "{")).unwrap_err();
+    assert!(e.to_string().contains("already goes by this name"), "{e}");
+    assert!(SceneFile::load(&two(r#"{"name":"a","#, r#"{"name":"b","#)).is_ok());
+    for positional in [
+        r#"{"bodies":[["ball","dynamic",[0,3]]]}"#,
+        r#"{"bodies":[{"kind":"dynamic","position":[0,0],"shape":{"type":"circle","radius":1},"filter":[1,2,3]}]}"#,
+    ] {
+        let e = SceneFile::load(positional).unwrap_err().to_string();
+        assert!(e.contains("body 0") && e.contains("named fields"), "{e}");
+        assert!(!e.contains("Spec") && !e.contains("struct"), "{e}");
+    }
+}

@@ -368,7 +368,7 @@ pub enum SceneError {
         location: Option<(usize, usize)>,
     },
     /// A top-level field is wrong (`gravity`, `dt`, `steps`, `bodies`, or an unknown one).
-    #[error("field `{field}`: {reason}{}", at(.location))]
+    #[error("{}: {reason}{}", top_field(.field), at(.location))]
     Field {
         /// The field's path.
         field: String,
@@ -385,6 +385,15 @@ pub enum SceneError {
         /// The system's message.
         message: String,
     },
+}
+
+/// ``field `dt` `` for a top-level field, `the scene` for the file as a whole.
+fn top_field(field: &str) -> String {
+    if field.is_empty() {
+        "the scene".to_string()
+    } else {
+        format!("field `{field}`")
+    }
 }
 
 /// `body 3 ("ball")` or `body 3`, for error messages.
@@ -444,7 +453,30 @@ impl SceneFile {
         let parsed: Result<SceneFile, _> = serde_path_to_error::deserialize(&mut de);
         let scene = match parsed {
             Ok(scene) => scene,
-            Err(err) => return Err(describe(text, &err)),
+            Err(err) => {
+                // Valid JSON that is not an object at all: say so, rather than what serde
+                // found wrong deep inside it.
+                if let Ok(document) = serde_json::from_str::<serde_json::Value>(text) {
+                    if !document.is_object() {
+                        return Err(SceneError::Field {
+                            field: String::new(),
+                            reason: format!(
+                                "a scene file is one JSON object such as {{\"bodies\": [...]}}, \
+                                 but this file holds {}",
+                                match document {
+                                    serde_json::Value::Array(_) => "an array",
+                                    serde_json::Value::String(_) => "a string",
+                                    serde_json::Value::Number(_) => "a number",
+                                    serde_json::Value::Bool(_) => "a boolean",
+                                    _ => "null",
+                                }
+                            ),
+                            location: Some((1, 1)),
+                        });
+                    }
+                }
+                return Err(describe(text, &err));
+            }
         };
         if let Err(e) = de.end() {
             return Err(SceneError::Syntax {
@@ -452,6 +484,22 @@ impl SceneFile {
                 column: e.column(),
                 message: e.to_string(),
             });
+        }
+        // serde reads a struct from an array of its fields in order too, which would let
+        // `["ball", "dynamic", ...]` bypass the unknown-field check and depend on field order:
+        // wherever the scene has an object, the text must have one.
+        if let Ok(document) = serde_json::from_str::<serde_json::Value>(text) {
+            let canonical = serde_json::to_value(&scene).expect("a scene always serializes");
+            if let Some(path) = positional_struct(&document, &canonical, String::new()) {
+                return Err(at_path(
+                    text,
+                    &path,
+                    "write this as an object with named fields ({\"field\": value, ...}), not \
+                     as an array of values"
+                        .to_string(),
+                    None,
+                ));
+            }
         }
         Ok(scene)
     }
@@ -526,9 +574,28 @@ impl SceneFile {
                 crate::WorldError::InvalidConfig { field, .. } => (*field).to_string(),
                 _ => String::new(),
             },
-            reason: e.to_string(),
+            // The field is named already; the type's name means nothing in a file.
+            reason: e.to_string().replace("WorldConfig::", ""),
             location: None,
         })?;
+        // Names identify bodies in trajectory.csv, events.csv and joints: each must be unique
+        // (an unnamed body goes by `body <index>`, which a named one must not take either).
+        let mut seen = std::collections::HashMap::with_capacity(self.bodies.len());
+        for index in 0..self.bodies.len() {
+            if let Some(first) = seen.insert(self.body_name(index), index) {
+                return Err(SceneError::Body {
+                    index,
+                    name: self.bodies[index].name.clone(),
+                    field: "name".into(),
+                    reason: format!(
+                        "body {first} already goes by this name; names identify bodies in \
+                         trajectory.csv, events.csv and joints, so give each body its own (an \
+                         unnamed body is called `body <index>`)"
+                    ),
+                    location: None,
+                });
+            }
+        }
         let mut bodies = Vec::with_capacity(self.bodies.len());
         for (index, spec) in self.bodies.iter().enumerate() {
             let name = self.body_name(index);
@@ -546,11 +613,14 @@ impl SceneFile {
                 name: Some(name.clone()),
                 ..BodyDef::default()
             };
+            // The message's prefix names the body already: drop the error's own "of body …".
+            let reason =
+                |e: &dyn std::fmt::Display| e.to_string().replace(&format!(" of body {name}"), "");
             let id = world.add_body(def).map_err(|e| SceneError::Body {
                 index,
                 name: spec.name.clone(),
                 field: body_error_field(&e).to_string(),
-                reason: e.to_string(),
+                reason: reason(&e),
                 location: None,
             })?;
             for (k, extra) in spec.shapes.iter().enumerate() {
@@ -567,7 +637,7 @@ impl SceneFile {
                     index,
                     name: spec.name.clone(),
                     field: shape_error_field(k, &e),
-                    reason: e.to_string(),
+                    reason: reason(&e),
                     location: None,
                 })?;
             }
@@ -610,7 +680,7 @@ impl SceneFile {
                         "there is no body {i} (the scene has {} bodies, numbered from 0)",
                         bodies.len()
                     ),
-                    BodyRef::Name(n) => format!("no body is named {n:?}"),
+                    BodyRef::Name(n) => format!("no body is named {}", shown_name(n)),
                 },
                 location: None,
             })
@@ -846,8 +916,42 @@ fn describe(text: &str, err: &serde_path_to_error::Error<serde_json::Error>) -> 
         };
         format!("{value} is not a valid value here{expected}")
     } else {
-        strip_location(&inner.to_string())
+        user_words(&strip_location(&inner.to_string()))
     };
+    at_path(text, &path, reason, location)
+}
+
+/// The path of the first place where `document` (the text as read) has an array and `canonical`
+/// (the parsed scene written back) has an object: a struct given as positional values.
+fn positional_struct(
+    document: &serde_json::Value,
+    canonical: &serde_json::Value,
+    path: String,
+) -> Option<String> {
+    use serde_json::Value;
+    match (document, canonical) {
+        (Value::Array(_), Value::Object(_)) => Some(path),
+        (Value::Object(d), Value::Object(c)) => d.iter().find_map(|(key, dv)| {
+            let cv = c.get(key)?;
+            let sub = if path.is_empty() {
+                key.clone()
+            } else {
+                format!("{path}.{key}")
+            };
+            positional_struct(dv, cv, sub)
+        }),
+        (Value::Array(d), Value::Array(c)) => d
+            .iter()
+            .zip(c)
+            .enumerate()
+            .find_map(|(i, (dv, cv))| positional_struct(dv, cv, format!("{path}[{i}]"))),
+        _ => None,
+    }
+}
+
+/// The error for `reason` at serde path `path` (`bodies[3].shape.radius` names body 3, field
+/// `shape.radius`; anything else is a top-level field).
+fn at_path(text: &str, path: &str, reason: String, location: Option<(usize, usize)>) -> SceneError {
     // `bodies[3].shape.radius` → body 3, field `shape.radius`.
     if let Some(rest) = path.strip_prefix("bodies[") {
         if let Some((index, field)) = rest.split_once(']') {
@@ -863,10 +967,160 @@ fn describe(text: &str, err: &serde_path_to_error::Error<serde_json::Error>) -> 
         }
     }
     SceneError::Field {
-        field: if path == "." { String::new() } else { path },
+        field: if path == "." || path.is_empty() {
+            String::new()
+        } else {
+            path.to_string()
+        },
         reason,
         location,
     }
+}
+
+/// What serde calls the types a scene is read into, said in the file's words.
+fn expected_in_user_words(expected: &str) -> String {
+    let named = [
+        ("internally tagged enum ShapeSpec", "a shape object such as {\"type\": \"circle\", \"radius\": 0.5}"),
+        ("internally tagged enum JointSpec", "a joint object such as {\"type\": \"revolute\", \"body_a\": 0, \"body_b\": 1, \"anchor\": [0, 0]}"),
+        ("untagged enum BodyRef", "a body's index (0, 1, ...) or its name"),
+        ("struct SceneFile", "a scene object such as {\"bodies\": [...]}"),
+        ("struct BodySpec", "a body object such as {\"kind\": \"dynamic\", \"position\": [0, 0], \"shape\": {...}}"),
+        ("struct ShapeDefSpec", "a shape entry such as {\"shape\": {...}, \"offset\": [0, 0]}"),
+        ("struct PieceSpec", "a piece such as {\"shape\": {...}, \"offset\": [0, 0]}"),
+        ("struct MotorSpec", "a motor object such as {\"speed\": 1, \"max_torque\": 10}"),
+        ("struct SpringSpec", "a spring object such as {\"frequency\": 2, \"damping_ratio\": 0.7}"),
+        ("struct Filter", "a filter object such as {\"category\": 1, \"mask\": 255, \"group\": 0}"),
+        ("enum KindSpec", "one of \"static\", \"dynamic\", \"kinematic\""),
+        ("f64", "a number"),
+        ("f32", "a number"),
+        ("u64", "a whole number, 0 or more"),
+        ("u32", "a whole number, 0 or more"),
+        ("usize", "a whole number, 0 or more"),
+        ("u16", "a whole number, 0 or more"),
+        ("u8", "a whole number, 0 or more"),
+        ("i64", "a whole number"),
+        ("i32", "a whole number"),
+        ("a sequence", "an array"),
+        ("a map", "an object"),
+    ];
+    if let Some((_, words)) = named.iter().find(|(serde, _)| *serde == expected) {
+        return (*words).to_string();
+    }
+    // Any other struct or enum of ours: say what kind of JSON value it is.
+    if expected.starts_with("struct ") {
+        return "an object with named fields".to_string();
+    }
+    if expected.contains("enum ") {
+        return "one of the names this field takes".to_string();
+    }
+    expected.to_string()
+}
+
+/// A value serde describes (`string "abc"`, `integer \`3\``, `map`) as the user wrote it, cut to
+/// 40 characters with control characters escaped.
+fn found_in_user_words(found: &str) -> String {
+    let quoted = |v: &str| {
+        let cut: String = v.chars().take(40).flat_map(char::escape_debug).collect();
+        if v.chars().count() > 40 {
+            format!("{cut}…")
+        } else {
+            cut
+        }
+    };
+    if let Some(v) = found.strip_prefix("string \"") {
+        return format!("the text \"{}\"", quoted(v.strip_suffix('"').unwrap_or(v)));
+    }
+    for prefix in ["integer `", "floating point `", "boolean `"] {
+        if let Some(v) = found.strip_prefix(prefix) {
+            return quoted(v.strip_suffix('`').unwrap_or(v));
+        }
+    }
+    match found {
+        "map" => "an object".to_string(),
+        "sequence" => "an array".to_string(),
+        "null" | "unit value" | "unit" => "null".to_string(),
+        other => quoted(other),
+    }
+}
+
+/// serde's messages about a value (`invalid type: string "x", expected f64`) in the file's words
+/// (`the text "x" is not a number`); messages serde words plainly (missing or unknown fields,
+/// unknown names) pass through.
+pub(crate) fn user_words(message: &str) -> String {
+    for (prefix, verb) in [("invalid type: ", "is not"), ("invalid value: ", "is not")] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            if let Some((found, expected)) = rest.rsplit_once(", expected ") {
+                return format!(
+                    "{} {verb} {}",
+                    found_in_user_words(found),
+                    expected_in_user_words(expected)
+                );
+            }
+        }
+    }
+    if let Some(rest) = message.strip_prefix("invalid length ") {
+        if let Some((_, expected)) = rest.split_once(", expected ") {
+            if expected.starts_with("struct ") || expected.contains("enum ") {
+                return "write this as an object with named fields ({\"field\": value, ...}), \
+                        not as an array of values"
+                    .to_string();
+            }
+            let (n, _) = rest.split_once(',').unwrap_or((rest, ""));
+            return format!("{n} values is not {expected}");
+        }
+    }
+    if message.starts_with("data did not match any variant of untagged enum BodyRef") {
+        return "expected a body's index (0, 1, ...) or its name".to_string();
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        return format!("unknown name {}", tame_quoted(rest));
+    }
+    if message.starts_with("unknown field ") || message.starts_with("duplicate field ") {
+        return tame_quoted(message);
+    }
+    // Whatever else names one of our types: replace the type's name.
+    let mut out = message.to_string();
+    for t in [
+        "internally tagged enum ",
+        "untagged enum ",
+        "struct ",
+        "enum ",
+    ] {
+        while let Some(i) = out.find(t) {
+            let end = out[i + t.len()..]
+                .find(|c: char| !c.is_alphanumeric() && c != '_')
+                .map_or(out.len(), |j| i + t.len() + j);
+            let words = expected_in_user_words(&out[i..end]);
+            out.replace_range(i..end, &words);
+        }
+    }
+    out
+}
+
+/// `message` with each `` `quoted` `` part cut to 40 characters and control characters escaped
+/// (a hostile key or name must not drive the terminal or flood the screen).
+fn tame_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(512));
+    for (k, part) in message.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        let escaped = part.chars().flat_map(|c| {
+            let e: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            e
+        });
+        if k % 2 == 1 && part.chars().count() > 40 {
+            out.extend(escaped.take(40));
+            out.push('…');
+        } else {
+            out.extend(escaped);
+        }
+    }
+    out
 }
 
 /// serde_json appends " at line L column C" to its messages; the error carries them separately.

@@ -14,7 +14,7 @@ use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeError};
 
 /// How far (relative) the length of a given rotation's `(cos, sin)` may be from 1.
-const ROTATION_TOLERANCE: Real = 1e-9;
+pub(crate) const ROTATION_TOLERANCE: Real = 1e-9;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
@@ -100,7 +100,7 @@ impl Default for BodyDef {
 #[non_exhaustive]
 pub enum BodyError {
     /// A number in the definition or call is NaN or infinite.
-    #[error("{field} of body {body} is not finite ({value}); give a finite number")]
+    #[error("{field} of body {body} is not finite ({}); give a finite number", crate::math::Num(*.value))]
     NonFinite {
         /// The body's name, or `#index` for the one being added.
         body: String,
@@ -127,7 +127,7 @@ pub enum BodyError {
         length: Real,
     },
     /// A value is out of its range.
-    #[error("{field} of body {body} is {value}, but it must be {expected}")]
+    #[error("{field} of body {body} is {}, but it must be {expected}", crate::math::Num(*.value))]
     OutOfRange {
         /// The body's name, or a description.
         body: String,
@@ -199,12 +199,16 @@ pub(crate) enum PairFilter {
 }
 
 /// A handle to a body: an index plus a generation, so the id of a removed body is rejected rather
-/// than silently naming a body created later in the same slot.
+/// than silently naming a body created later in the same slot, plus the tag of the world that made
+/// it, so an id from another world is rejected rather than naming some body of this one. A
+/// [`World::clone`](crate::World) and a restored snapshot keep their original's tag: ids stay valid
+/// in copies of the world they came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyId {
     pub(crate) index: u32,
     pub(crate) generation: u32,
+    pub(crate) world: u32,
 }
 
 impl BodyId {
@@ -223,6 +227,13 @@ impl BodyId {
     #[must_use]
     pub const fn generation(self) -> u32 {
         self.generation
+    }
+
+    /// The tag of the world that made this id (see [`World::tag`](crate::World::tag)).
+    #[inline]
+    #[must_use]
+    pub const fn world(self) -> u32 {
+        self.world
     }
 }
 

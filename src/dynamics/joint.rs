@@ -10,12 +10,15 @@
 use crate::dynamics::BodyId;
 use crate::math::{Real, Vec2};
 
-/// A handle to a joint: an index plus a generation, so the id of a removed joint is rejected.
+/// A handle to a joint: an index plus a generation, so the id of a removed joint is rejected, and
+/// the tag of the world that made it, so an id from another world is rejected too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointId {
     pub(crate) index: u32,
     pub(crate) generation: u32,
+    /// The tag of the world that made it (an id from another world is rejected).
+    pub(crate) world: u32,
 }
 
 impl JointId {
@@ -442,7 +445,7 @@ pub enum JointError {
     #[error("both bodies of the joint are static or kinematic: a joint between them does nothing; make one dynamic")]
     NoDynamicBody,
     /// A number is NaN or infinite.
-    #[error("{field} of the {joint} joint is not finite ({value}); give a finite number")]
+    #[error("{field} of the {joint} joint is not finite ({}); give a finite number", crate::math::Num(*.value))]
     NonFinite {
         /// The joint's kind.
         joint: &'static str,
@@ -452,7 +455,7 @@ pub enum JointError {
         value: Real,
     },
     /// A number is out of its range.
-    #[error("{field} of the {joint} joint is {value}, but it must be {expected}")]
+    #[error("{field} of the {joint} joint is {}, but it must be {expected}", crate::math::Num(*.value))]
     OutOfRange {
         /// The joint's kind.
         joint: &'static str,
@@ -476,31 +479,42 @@ pub enum JointError {
     },
 }
 
-/// Checks that `value` is finite.
+/// Checks that `value` is finite and within ±[`MAX_LENGTH`](crate::constants::MAX_LENGTH)
+/// (1e5): every signed joint number is a coordinate (metres), an angle (rad), a limit or a motor
+/// speed (m/s, rad/s; [`MAX_SPEED`](crate::constants::MAX_SPEED) is the same 1e5).
 pub(crate) fn finite(
     joint: &'static str,
     field: &'static str,
     value: Real,
 ) -> Result<(), JointError> {
-    if value.is_finite() {
-        Ok(())
-    } else {
-        Err(JointError::NonFinite {
+    if !value.is_finite() {
+        return Err(JointError::NonFinite {
             joint,
             field,
             value,
-        })
+        });
     }
+    if value.abs() > crate::constants::MAX_LENGTH {
+        return Err(JointError::OutOfRange {
+            joint,
+            field,
+            value,
+            expected: "within ±1e5 (metres, radians, m/s or rad/s; see docs/reliability.md)",
+        });
+    }
+    Ok(())
 }
 
-/// Checks that `value` is finite and ≥ 0 (infinity allowed when `infinite_ok`: thresholds).
+/// Checks that `value` is finite (infinity allowed when `max` is infinite: thresholds), ≥ 0 and
+/// at most `max` ([`MAX_LENGTH`](crate::constants::MAX_LENGTH) for lengths,
+/// [`MAX_FORCE`](crate::constants::MAX_FORCE) for forces, torques, frequencies and ratios).
 pub(crate) fn non_negative(
     joint: &'static str,
     field: &'static str,
     value: Real,
-    infinite_ok: bool,
+    max: Real,
 ) -> Result<(), JointError> {
-    if value.is_nan() || (!infinite_ok && value.is_infinite()) {
+    if value.is_nan() || (max.is_finite() && value.is_infinite()) {
         return Err(JointError::NonFinite {
             joint,
             field,
@@ -513,6 +527,18 @@ pub(crate) fn non_negative(
             field,
             value,
             expected: "zero or positive",
+        });
+    }
+    if value > max {
+        return Err(JointError::OutOfRange {
+            joint,
+            field,
+            value,
+            expected: if max == crate::constants::MAX_LENGTH {
+                "at most 1e5 (metres; see docs/reliability.md)"
+            } else {
+                "at most 1e15 (see docs/reliability.md)"
+            },
         });
     }
     Ok(())
@@ -530,8 +556,13 @@ pub(crate) fn finite_vec(
 
 /// Checks the common settings.
 pub(crate) fn check_common(joint: &'static str, c: &JointCommon) -> Result<(), JointError> {
-    non_negative(joint, "force_threshold", c.force_threshold, true)?;
-    non_negative(joint, "torque_threshold", c.torque_threshold, true)
+    non_negative(joint, "force_threshold", c.force_threshold, Real::INFINITY)?;
+    non_negative(
+        joint,
+        "torque_threshold",
+        c.torque_threshold,
+        Real::INFINITY,
+    )
 }
 
 /// Checks `lower ≤ upper` (both finite).

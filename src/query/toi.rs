@@ -103,7 +103,7 @@ pub enum ToiError {
         which: &'static str,
     },
     /// An option is out of range.
-    #[error("ToiOptions::{what} is {value}, but it must be {expected}")]
+    #[error("ToiOptions::{what} is {}, but it must be {expected}", crate::math::Num(*.value))]
     InvalidOption {
         /// The option's name.
         what: &'static str,

@@ -70,6 +70,15 @@ impl Compound {
                     },
                 });
             }
+            let length = xf.rotation.cos.hypot(xf.rotation.sin);
+            if (length - 1.0).abs() > crate::dynamics::body::ROTATION_TOLERANCE {
+                return Err(ShapeError::OutOfRange {
+                    what: format!("the length of piece {i}'s rotation (cos, sin)"),
+                    value: length,
+                    expected: "1 within 1e-9 (a rotation, not a scale: build it with \
+                               Rot::from_angle)",
+                });
+            }
             match shape {
                 Shape::Compound(inner) => {
                     flat.extend(inner.pieces.into_iter().map(|p| CompoundPiece {

@@ -8,7 +8,7 @@ use crate::math::Real;
 #[non_exhaustive]
 pub enum ShapeError {
     /// A coordinate, radius or other number was NaN or infinite.
-    #[error("{what} is not finite ({value}); every coordinate and size must be a finite number of metres")]
+    #[error("{what} is not finite ({}); every coordinate and size must be a finite number of metres", crate::math::Num(*.value))]
     NonFinite {
         /// Which input (for example `"point 3"` or `"radius"`).
         what: String,
@@ -16,7 +16,7 @@ pub enum ShapeError {
         value: Real,
     },
     /// A radius, extent or density was zero or negative where it must be positive.
-    #[error("{what} must be positive, got {value}")]
+    #[error("{what} must be positive, got {}", crate::math::Num(*.value))]
     NonPositive {
         /// Which input (for example `"radius"` or `"half_width"`).
         what: &'static str,
@@ -24,7 +24,7 @@ pub enum ShapeError {
         value: Real,
     },
     /// A size that may be zero (such as a rounding radius) was negative.
-    #[error("{what} must be zero or positive, got {value}")]
+    #[error("{what} must be zero or positive, got {}", crate::math::Num(*.value))]
     Negative {
         /// Which input.
         what: &'static str,
@@ -32,7 +32,7 @@ pub enum ShapeError {
         value: Real,
     },
     /// A number is outside the range the engine can honour (see `docs/reliability.md`).
-    #[error("{what} is {value}, but it must be {expected}")]
+    #[error("{what} is {}, but it must be {expected}", crate::math::Num(*.value))]
     OutOfRange {
         /// Which input.
         what: String,

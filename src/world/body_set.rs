@@ -25,6 +25,8 @@ struct Slot {
 /// Live bodies, their ids and proxies (see the module notes).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BodySet {
+    /// The world's tag, carried by every id this set hands out (see [`BodyId::world`]).
+    pub world: u32,
     slots: Vec<Slot>,
     bodies: Vec<Body>,
     /// Key of each dense body.
@@ -38,6 +40,14 @@ pub(crate) struct BodySet {
 }
 
 impl BodySet {
+    /// An empty set handing out ids with the world tag `world`.
+    pub fn with_tag(world: u32) -> BodySet {
+        BodySet {
+            world,
+            ..BodySet::default()
+        }
+    }
+
     /// The id of the shape that piece `piece` of body `key`'s collision geometry belongs to.
     pub fn shape_id(&self, key: u32, piece: usize) -> crate::dynamics::ShapeId {
         crate::dynamics::ShapeId {
@@ -107,7 +117,8 @@ impl BodySet {
     /// The key of a live body, or `None` for a stale id.
     pub fn key(&self, id: BodyId) -> Option<u32> {
         let slot = self.slots.get(id.index as usize)?;
-        (slot.generation == id.generation && slot.dense != FREE).then_some(id.index)
+        (slot.generation == id.generation && slot.dense != FREE && id.world == self.world)
+            .then_some(id.index)
     }
 
     /// The id of the live body with this key.
@@ -115,6 +126,7 @@ impl BodySet {
         BodyId {
             index: key,
             generation: self.slots[key as usize].generation,
+            world: self.world,
         }
     }
 

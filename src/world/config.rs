@@ -96,7 +96,7 @@ impl Default for WorldConfig {
 #[non_exhaustive]
 pub enum WorldError {
     /// A configuration value is out of range.
-    #[error("WorldConfig::{field} is {value}, but it must be {expected}")]
+    #[error("WorldConfig::{field} is {}, but it must be {expected}", crate::math::Num(*.value))]
     InvalidConfig {
         /// The field.
         field: &'static str,

@@ -5,6 +5,7 @@
 //! A rejected call leaves the world as it was. Removing a body removes its joints.
 
 use super::World;
+use crate::constants::{MAX_FORCE, MAX_LENGTH};
 use crate::dynamics::joint::{
     axis, check_common, finite, finite_vec, non_negative, ordered, JointCommon, JointDef,
     JointError, JointId,
@@ -23,6 +24,8 @@ struct Slot {
 /// The joints, by slot.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JointSet {
+    /// The world's tag, carried by every id this set hands out.
+    pub world: u32,
     slots: Vec<Slot>,
     free: Vec<u32>,
     /// Pairs of body keys (lower first) with joints that keep them from colliding, and how many.
@@ -38,6 +41,14 @@ fn ordered_pair(a: u32, b: u32) -> (u32, u32) {
 }
 
 impl JointSet {
+    /// An empty set handing out ids with the world tag `world`.
+    pub fn with_tag(world: u32) -> JointSet {
+        JointSet {
+            world,
+            ..JointSet::default()
+        }
+    }
+
     /// Whether a joint keeps the bodies with keys `a` and `b` from colliding.
     #[inline]
     pub fn blocks(&self, a: u32, b: u32) -> bool {
@@ -62,6 +73,7 @@ impl JointSet {
         JointId {
             index: slot as u32,
             generation: self.slots[slot].generation,
+            world: self.world,
         }
     }
 
@@ -72,12 +84,12 @@ impl JointSet {
 
     pub fn get(&self, id: JointId) -> Option<&Joint> {
         let slot = self.slots.get(id.index as usize)?;
-        (slot.generation == id.generation).then_some(slot.joint.as_ref()?)
+        (slot.generation == id.generation && id.world == self.world).then_some(slot.joint.as_ref()?)
     }
 
     fn get_mut(&mut self, id: JointId) -> Option<&mut Joint> {
         let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation == id.generation {
+        if slot.generation == id.generation && id.world == self.world {
             slot.joint.as_mut()
         } else {
             None
@@ -109,12 +121,13 @@ impl JointSet {
         JointId {
             index,
             generation: self.slots[index as usize].generation,
+            world: self.world,
         }
     }
 
     fn remove(&mut self, id: JointId) -> Option<Joint> {
         let slot = self.slots.get_mut(id.index as usize)?;
-        if slot.generation != id.generation || slot.joint.is_none() {
+        if slot.generation != id.generation || id.world != self.world || slot.joint.is_none() {
             return None;
         }
         let joint = slot.joint.take()?;
@@ -321,13 +334,13 @@ impl World {
             Ok((ja, jb))
         };
         let spring = |name, on: bool, hertz: Real, zeta: Real| -> Result<_, JointError> {
-            non_negative(name, "hertz", hertz, false)?;
-            non_negative(name, "damping_ratio", zeta, false)?;
+            non_negative(name, "hertz", hertz, MAX_FORCE)?;
+            non_negative(name, "damping_ratio", zeta, MAX_FORCE)?;
             Ok((on && hertz > 0.0).then_some((hertz, zeta)))
         };
         let motor = |name, on: bool, speed: Real, max: Real, field| -> Result<_, JointError> {
             finite(name, "motor_speed", speed)?;
-            non_negative(name, field, max, false)?;
+            non_negative(name, field, max, MAX_FORCE)?;
             Ok(on.then_some((speed, max)))
         };
         let limit = |name, on: bool, lower: Real, upper: Real, field| -> Result<_, JointError> {
@@ -434,8 +447,8 @@ impl World {
                 finite_vec(name, "anchor_a", d.anchor_a)?;
                 finite_vec(name, "anchor_b", d.anchor_b)?;
                 check_common(name, &d.common)?;
-                non_negative(name, "length", d.length, false)?;
-                non_negative(name, "min_length", d.min_length, false)?;
+                non_negative(name, "length", d.length, MAX_LENGTH)?;
+                non_negative(name, "min_length", d.min_length, MAX_LENGTH)?;
                 ordered(name, "min_length/max_length", d.min_length, d.max_length)?;
                 if d.length <= 0.0 && d.min_length >= d.max_length {
                     return Err(JointError::OutOfRange {
@@ -465,14 +478,19 @@ impl World {
                 let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
                 finite_vec(name, "anchor", d.anchor)?;
                 check_common(name, &d.common)?;
-                non_negative(name, "linear_hertz", d.linear_hertz, false)?;
-                non_negative(name, "linear_damping_ratio", d.linear_damping_ratio, false)?;
-                non_negative(name, "angular_hertz", d.angular_hertz, false)?;
+                non_negative(name, "linear_hertz", d.linear_hertz, MAX_FORCE)?;
+                non_negative(
+                    name,
+                    "linear_damping_ratio",
+                    d.linear_damping_ratio,
+                    MAX_FORCE,
+                )?;
+                non_negative(name, "angular_hertz", d.angular_hertz, MAX_FORCE)?;
                 non_negative(
                     name,
                     "angular_damping_ratio",
                     d.angular_damping_ratio,
-                    false,
+                    MAX_FORCE,
                 )?;
                 let kind = JointKind::Weld {
                     linear: (d.linear_hertz, d.linear_damping_ratio),
@@ -529,8 +547,8 @@ impl World {
                 let name = "motor";
                 let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
                 check_common(name, &d.common)?;
-                non_negative(name, "max_force", d.max_force, false)?;
-                non_negative(name, "max_torque", d.max_torque, false)?;
+                non_negative(name, "max_force", d.max_force, MAX_FORCE)?;
+                non_negative(name, "max_torque", d.max_torque, MAX_FORCE)?;
                 finite(name, "correction_factor", d.correction_factor)?;
                 if !(0.0..=1.0).contains(&d.correction_factor) {
                     return Err(JointError::OutOfRange {
@@ -566,8 +584,8 @@ impl World {
                 finite_vec(name, "anchor", d.anchor)?;
                 finite_vec(name, "target", d.target)?;
                 check_common(name, &d.common)?;
-                non_negative(name, "max_force", d.max_force, false)?;
-                non_negative(name, "damping_ratio", d.damping_ratio, false)?;
+                non_negative(name, "max_force", d.max_force, MAX_FORCE)?;
+                non_negative(name, "damping_ratio", d.damping_ratio, MAX_FORCE)?;
                 finite(name, "hertz", d.hertz)?;
                 if d.hertz <= 0.0 {
                     return Err(JointError::OutOfRange {

@@ -78,6 +78,9 @@ pub(crate) fn proxy_type(kind: BodyKind) -> ProxyType {
     }
 }
 
+/// The tag the next world gets (see [`World::tag`]); starts at 1 so that 0 is never a live tag.
+static NEXT_WORLD_TAG: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
+
 impl World {
     /// A world with the given settings.
     ///
@@ -93,9 +96,10 @@ impl World {
     /// A world with the given settings, or the first invalid setting.
     pub fn try_new(config: WorldConfig) -> Result<World, WorldError> {
         config.validate()?;
+        let tag = NEXT_WORLD_TAG.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(World {
             config,
-            bodies: BodySet::default(),
+            bodies: BodySet::with_tag(tag),
             contacts: ContactSet::default(),
             broad_phase: BroadPhase::default(),
             buffers: StepBuffers::default(),
@@ -103,8 +107,18 @@ impl World {
             clock: Clock::default(),
             profile: StepProfile::default(),
             sensor_overlaps: Default::default(),
-            joints: Default::default(),
+            joints: joints::JointSet::with_tag(tag),
         })
+    }
+
+    /// This world's tag: a number carried by every [`BodyId`], [`ShapeId`](crate::ShapeId) and
+    /// [`JointId`](crate::JointId) it hands out, so that an id from another world is rejected
+    /// (as a stale id is) instead of naming some body of this one. Worlds made in one process get
+    /// different tags; a clone keeps its original's tag, so ids stay valid in copies. The tag never
+    /// affects the simulation.
+    #[must_use]
+    pub fn tag(&self) -> u32 {
+        self.bodies.world
     }
 
     /// The settings.
