@@ -47,6 +47,7 @@ pub mod dynamics;
 pub mod math;
 pub mod query;
 pub mod shape;
+pub mod trig;
 pub mod world;
 
 #[cfg(feature = "nalgebra")]

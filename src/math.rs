@@ -41,7 +41,7 @@ impl Rot {
     #[inline]
     #[must_use]
     pub fn from_angle(angle: Real) -> Self {
-        let (sin, cos) = angle.sin_cos();
+        let (sin, cos) = crate::trig::sin_cos(angle);
         Self { cos, sin }
     }
 
@@ -66,7 +66,7 @@ impl Rot {
     #[inline]
     #[must_use]
     pub fn angle(self) -> Real {
-        self.sin.atan2(self.cos)
+        crate::trig::atan2(self.sin, self.cos)
     }
 
     /// Rotates the vector `v` by this rotation.
@@ -545,4 +545,13 @@ impl std::fmt::Display for Num {
             write!(f, "{v:e}")
         }
     }
+}
+
+/// The unit vector at `angle` radians from +x, `(cos, sin)`, computed by [`crate::trig`] (the
+/// same bits on every platform, unlike `DVec2::from_angle`).
+#[inline]
+#[must_use]
+pub fn unit_at(angle: Real) -> Vec2 {
+    let (sin, cos) = crate::trig::sin_cos(angle);
+    Vec2::new(cos, sin)
 }

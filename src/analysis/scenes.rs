@@ -261,7 +261,8 @@ pub fn bullet_rain(count: usize, speed: Real) -> Scene {
                 .add_body(BodyDef {
                     shape: disc.clone(),
                     transform: Transform::new(Vec2::new(x, y), 0.0),
-                    linear_velocity: speed * Vec2::new(lean.sin(), -lean.cos()),
+                    linear_velocity: speed
+                        * Vec2::new(crate::trig::sin(lean), -crate::trig::cos(lean)),
                     restitution: 0.2,
                     name: Some(format!("bullet {i}")),
                     ..Default::default()

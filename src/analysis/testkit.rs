@@ -88,7 +88,7 @@ pub fn shape() -> impl Strategy<Value = Shape> {
                 let pts: Vec<Vec2> = radii
                     .iter()
                     .enumerate()
-                    .map(|(i, r)| Vec2::from_angle(i as Real * std::f64::consts::TAU / n as Real) * *r)
+                    .map(|(i, r)| crate::math::unit_at(i as Real * std::f64::consts::TAU / n as Real) * *r)
                     .collect();
                 Shape::concave(&pts).ok()
             })
@@ -119,7 +119,7 @@ pub fn motion(extent: Real, max_distance: Real, max_turn: Real) -> impl Strategy
         -PI..PI,
         -max_turn.abs()..max_turn.abs().max(1e-12),
     )
-        .prop_map(|(start, d, dir, turn)| Motion::new(start, Vec2::from_angle(dir) * d, turn))
+        .prop_map(|(start, d, dir, turn)| Motion::new(start, crate::math::unit_at(dir) * d, turn))
 }
 
 /// A dynamic body with a random shape somewhere within `extent` metres, moving at up to
@@ -138,7 +138,7 @@ pub fn body_def(extent: Real, max_speed: Real) -> impl Strategy<Value = BodyDef>
             |(shape, transform, speed, dir, spin, (density, restitution, friction))| BodyDef {
                 shape,
                 transform,
-                linear_velocity: Vec2::from_angle(dir) * speed,
+                linear_velocity: crate::math::unit_at(dir) * speed,
                 angular_velocity: spin,
                 density,
                 restitution,
@@ -188,7 +188,7 @@ pub fn bullet_scene(max_bullets: usize, max_speed: Real) -> impl Strategy<Value 
         .prop_map(|(shape, p, dir, speed, spin, restitution)| BodyDef {
             shape,
             transform: Transform::new(p, dir),
-            linear_velocity: Vec2::from_angle(dir) * speed,
+            linear_velocity: crate::math::unit_at(dir) * speed,
             angular_velocity: spin,
             restitution,
             ..BodyDef::default()

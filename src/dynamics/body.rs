@@ -123,7 +123,7 @@ pub enum BodyError {
         cos: Real,
         /// The sine given.
         sin: Real,
-        /// `hypot(cos, sin)`, which must be 1 (within 1e-9).
+        /// `sqrt(cos² + sin²)`, which must be 1 (within 1e-9).
         length: Real,
     },
     /// A value is out of its range.
@@ -665,7 +665,7 @@ pub(crate) fn check_transform(body: &str, transform: &Transform) -> Result<(), B
     for (name, v) in components {
         check_finite(body, name, v)?;
     }
-    let length = transform.rotation.cos.hypot(transform.rotation.sin);
+    let length = crate::trig::length(transform.rotation.cos, transform.rotation.sin);
     if (length - 1.0).abs() > ROTATION_TOLERANCE {
         return Err(BodyError::InvalidRotation {
             body: body.to_string(),

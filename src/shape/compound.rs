@@ -70,7 +70,7 @@ impl Compound {
                     },
                 });
             }
-            let length = xf.rotation.cos.hypot(xf.rotation.sin);
+            let length = crate::trig::length(xf.rotation.cos, xf.rotation.sin);
             if (length - 1.0).abs() > crate::dynamics::body::ROTATION_TOLERANCE {
                 return Err(ShapeError::OutOfRange {
                     what: format!("the length of piece {i}'s rotation (cos, sin)"),

@@ -109,7 +109,7 @@ pub(crate) fn rounded_core_moments(vertices: &[Vec2], normals: &[Vec2], radius: 
             } else {
                 let n_prev = normals[(i + n - 1) % n];
                 let n_next = normals[i];
-                let t = n_prev.perp_dot(n_next).atan2(n_prev.dot(n_next));
+                let t = crate::trig::atan2(n_prev.perp_dot(n_next), n_prev.dot(n_next));
                 if t <= 0.0 {
                     // Anti-parallel normals (a segment's ends): a half disc.
                     t + core::f64::consts::TAU
@@ -127,8 +127,8 @@ pub(crate) fn rounded_core_moments(vertices: &[Vec2], normals: &[Vec2], radius: 
                 b.try_normalize()
                     .unwrap_or_else(|| (vertices[i] - vertices[(i + 1) % n]).normalize())
             };
-            let dist = 4.0 * radius * (0.5 * theta).sin() / (3.0 * theta);
-            let apex_second = 0.25 * theta * radius.powi(4);
+            let dist = 4.0 * radius * crate::trig::sin(0.5 * theta) / (3.0 * theta);
+            let apex_second = 0.25 * theta * (radius * radius) * (radius * radius);
             let own = apex_second - area * dist * dist;
             sum.add(area, vertices[i] + dist * bisector - r0, own);
         }
@@ -183,7 +183,7 @@ mod tests {
         let half = 0.5 * disc_area;
         let d = 4.0 * r / (3.0 * PI);
         let half_own = half * r * r / 2.0 - half * d * d;
-        let half_i = half_own + half * (l / 2.0 + d).powi(2);
+        let half_i = half_own + half * (l / 2.0 + d) * (l / 2.0 + d);
         assert_relative_eq!(m.inertia, rect_i + 2.0 * half_i, epsilon = 1e-12);
     }
 }

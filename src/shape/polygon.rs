@@ -213,7 +213,7 @@ impl ConvexPolygon {
         let pts: Vec<Vec2> = (0..sides)
             .map(|i| {
                 let a = core::f64::consts::TAU * i as Real / sides as Real;
-                circumradius * Vec2::new(a.cos(), a.sin())
+                circumradius * Vec2::new(crate::trig::cos(a), crate::trig::sin(a))
             })
             .collect();
         Self::from_ccw_unchecked(&pts)

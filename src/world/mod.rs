@@ -193,6 +193,41 @@ impl World {
         self.bodies.iter().map(|(key, b)| (self.bodies.id(key), b))
     }
 
+    /// A 64-bit fingerprint of the world's motion state: the bits of every live body's pose
+    /// (position, rotation) and velocities, in storage order, and the simulated time, hashed with
+    /// FNV-1a. Two worlds with equal hashes are (but for a 2⁻⁶⁴ chance) in the same state; one
+    /// differing bit anywhere changes it. Lockstep games compare it between machines to detect a
+    /// desync; the determinism test compares it with a committed value (`docs/reliability.md`,
+    /// "Determinism"). It does not depend on the world's tag or on body names.
+    #[must_use]
+    pub fn state_hash(&self) -> u64 {
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |v: Real| {
+            for byte in v.to_bits().to_le_bytes() {
+                h ^= u64::from(byte);
+                h = h.wrapping_mul(PRIME);
+            }
+        };
+        eat(self.clock.time);
+        for (_, b) in self.bodies.iter() {
+            let xf = b.transform();
+            let v = b.linear_velocity();
+            for x in [
+                xf.translation.x,
+                xf.translation.y,
+                xf.rotation.cos,
+                xf.rotation.sin,
+                v.x,
+                v.y,
+                b.angular_velocity(),
+            ] {
+                eat(x);
+            }
+        }
+        h
+    }
+
     /// The body, mutably, and its label for error messages; the error for a stale id.
     fn body_mut(&mut self, id: BodyId) -> Result<(&mut Body, String), BodyError> {
         let body = self.bodies.get_mut(id).ok_or(BodyError::UnknownBody(id))?;
