@@ -66,6 +66,8 @@ pub use query::{Contact, Motion, Toi};
 pub use shape::{
     Capsule, Circle, Compound, CompoundPiece, ConvexPolygon, MassProperties, Shape, ShapeError,
 };
+#[cfg(feature = "serde")]
+pub use world::SnapshotError;
 pub use world::{
     ContactHooks, JointEvent, JointReaction, PreSolve, QueryFilter, SensorEvent, ShapeCastHit,
     StepEvents, StepProfile, World, WorldConfig, WorldError, WorldRayHit,

@@ -299,7 +299,15 @@ mod tests {
             let m = k as Real * core::f64::consts::FRAC_PI_2;
             out.extend([m, m + 1e-9, m - 1e-12, f64::from_bits(m.to_bits() + 1)]);
         }
-        out.extend([0.0, -0.0, 1e-300, -1e-20, 3e-9, 0.785, core::f64::consts::FRAC_PI_4]);
+        out.extend([
+            0.0,
+            -0.0,
+            1e-300,
+            -1e-20,
+            3e-9,
+            0.785,
+            core::f64::consts::FRAC_PI_4,
+        ]);
         out
     }
 

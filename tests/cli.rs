@@ -268,3 +268,85 @@ fn oversized_inputs_are_refused_before_any_work() {
         text(&o)
     );
 }
+
+#[test]
+fn a_run_continued_from_its_snapshot_matches_the_unbroken_run() {
+    let dir = scratch("snapshot");
+    let scene = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes/pyramid.json");
+    let snap = dir.join("half.snapshot");
+    let run = |args: &[&str]| {
+        let o = bin().args(args).output().unwrap();
+        assert!(o.status.success(), "{}", text(&o));
+        text(&o)
+    };
+    let full = dir.join("full");
+    let half = dir.join("half");
+    let rest = dir.join("rest");
+    run(&[
+        "run",
+        scene,
+        "--steps",
+        "160",
+        "--plot",
+        "none",
+        "--out",
+        full.to_str().unwrap(),
+    ]);
+    let said = run(&[
+        "run",
+        scene,
+        "--steps",
+        "80",
+        "--plot",
+        "none",
+        "--out",
+        half.to_str().unwrap(),
+        "--snapshot",
+        snap.to_str().unwrap(),
+    ]);
+    assert!(said.contains("snapshot"), "{said}");
+    run(&[
+        "run",
+        snap.to_str().unwrap(),
+        "--steps",
+        "80",
+        "--plot",
+        "none",
+        "--out",
+        rest.to_str().unwrap(),
+    ]);
+    // The continued run's rows (steps 80–160) are byte for byte the unbroken run's.
+    let rows = |p: PathBuf, from: u64| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .filter(|l| l.split(',').next().unwrap().parse::<u64>().unwrap() >= from)
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (
+        rows(full.join("trajectory.csv"), 80),
+        rows(rest.join("trajectory.csv"), 80),
+    );
+    assert!(a.len() > 1000);
+    assert!(a == b, "the continued run differs from the unbroken one");
+    // A damaged snapshot is refused with exit code 2 and a reason.
+    let mut bytes = std::fs::read(&snap).unwrap();
+    let n = bytes.len();
+    bytes[n - 5] ^= 1;
+    std::fs::write(&snap, &bytes).unwrap();
+    let o = bin()
+        .args([
+            "run",
+            snap.to_str().unwrap(),
+            "--plot",
+            "none",
+            "--out",
+            rest.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("damaged"), "{}", text(&o));
+}

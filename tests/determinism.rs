@@ -8,6 +8,7 @@
 //! new solver detail, a different contact order), print the new values with
 //! `cargo test --release --all-features --test determinism -- --nocapture`, replace them below,
 //! and say in the commit message that results changed and why.
+#![cfg(feature = "serde")]
 
 use sweep2d::analysis::scene::SceneFile;
 use sweep2d::analysis::scenes;

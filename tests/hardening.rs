@@ -2,6 +2,7 @@
 //! engine can honour gets a typed error naming the field and the range, never a panic or a NaN,
 //! and a refused call leaves the world as it was. Ranges: `docs/reliability.md`.
 
+#[cfg(feature = "serde")]
 use sweep2d::analysis::scene::SceneFile;
 use sweep2d::query;
 use sweep2d::{BodyDef, BodyError, Shape, ShapeError, Transform, Vec2, World, WorldConfig};
@@ -30,10 +31,13 @@ fn huge_and_tiny_shapes_are_refused() {
         }
     }
     // The same through a scene file: an error, not a panic.
-    let scene = r#"{"bodies":[{"kind":"dynamic","position":[0,0],
+    #[cfg(feature = "serde")]
+    {
+        let scene = r#"{"bodies":[{"kind":"dynamic","position":[0,0],
         "shape":{"type":"circle","radius":1e160}}]}"#;
-    let e = SceneFile::load(scene).unwrap_err();
-    assert!(e.to_string().contains("radius"), "{e}");
+        let e = SceneFile::load(scene).unwrap_err();
+        assert!(e.to_string().contains("radius"), "{e}");
+    }
 }
 
 #[test]
@@ -182,6 +186,7 @@ fn concave_outlines_are_capped_and_the_cap_is_quick() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn names_in_messages_cannot_drive_the_terminal_and_are_cut() {
     let long = "x".repeat(100_000);
     for name in ["\u{1b}[2J\u{1b}[31mred", long.as_str()] {
@@ -262,6 +267,7 @@ fn compound_pieces_must_be_rotations_not_scales() {
 }
 
 #[test]
+#[cfg(feature = "serde")]
 fn scene_names_are_unique_and_objects_are_not_positional() {
     let two = |a: &str, b: &str| {
         format!(

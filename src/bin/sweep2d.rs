@@ -37,9 +37,11 @@ enum Command {
         #[arg(long, value_enum, default_value_t = PlotChoice::Png)]
         plot: PlotChoice,
     },
-    /// Run a scene file and write trajectory.csv, events.csv, summary.json and a plot.
+    /// Run a scene file (or continue a snapshot) and write trajectory.csv, events.csv,
+    /// summary.json and a plot.
     Run {
-        /// The scene file (JSON; see docs/scenes.md).
+        /// The scene file (JSON; see docs/scenes.md), or a snapshot written by --snapshot, which
+        /// continues exactly where that run ended.
         scene: PathBuf,
         /// Steps to simulate (default: the scene's `steps`).
         #[arg(long)]
@@ -54,6 +56,10 @@ enum Command {
         /// Record the poses of every K-th step (events are always recorded).
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
         record_every: u64,
+        /// Write the world's snapshot to this file when the run ends; `sweep2d run FILE`
+        /// continues it bit for bit (docs/reliability.md, "Snapshots").
+        #[arg(long)]
+        snapshot: Option<PathBuf>,
     },
     /// Validate a scene file and say what is wrong with it.
     Check {
@@ -90,7 +96,10 @@ fn main() -> ExitCode {
             let file = scene::demo();
             write_file(&out, "scene.json", file.to_json().as_bytes())?;
             let title = "sweep2d demo: a 45 m/s bullet in a room with 1 cm walls";
-            run(&file, title, None, &out, plot, 1)
+            let scene = file
+                .build()
+                .map_err(|e| Failure::Internal(format!("the demo scene: {e}")))?;
+            run(scene, title, None, &out, plot, 1, None)
         }
         Command::Run {
             scene,
@@ -98,14 +107,22 @@ fn main() -> ExitCode {
             out,
             plot,
             record_every,
+            snapshot,
         } => {
-            let file = SceneFile::read(&scene)
-                .map_err(|e| Failure::Input(format!("{}: {e}", scene.display())))?;
+            let title = scene.display().to_string();
+            let loaded = load_scene_or_snapshot(&scene)?;
             let out = out.unwrap_or_else(|| {
                 PathBuf::from(scene.file_stem().unwrap_or_else(|| "sweep2d-run".as_ref()))
             });
-            let title = scene.display().to_string();
-            run(&file, &title, steps, &out, plot, record_every)
+            run(
+                loaded,
+                &title,
+                steps,
+                &out,
+                plot,
+                record_every,
+                snapshot.as_deref(),
+            )
         }
         Command::Check { scene } => check(&scene),
     });
@@ -176,17 +193,59 @@ fn create(dir: &Path, name: &str) -> Result<BufWriter<File>, Failure> {
 /// Most frames the in-memory recording keeps for the plot (`sweep2d run` thins longer runs).
 const MAX_PLOT_FRAMES: u64 = 1_000;
 
+/// Steps a run from a snapshot takes unless `--steps` says otherwise (a scene file's default).
+const SNAPSHOT_DEFAULT_STEPS: u64 = 600;
+
+/// Largest snapshot `sweep2d run` reads (a snapshot holds about 200 bytes per body).
+const MAX_SNAPSHOT_BYTES: u64 = 1 << 30;
+
+/// A scene file built into a world, or a world restored from a snapshot (told apart by the
+/// snapshot's first bytes).
+fn load_scene_or_snapshot(path: &Path) -> Result<scene::LoadedScene, Failure> {
+    use std::io::Read;
+    let input = |m: String| Failure::Input(format!("{}: {m}", path.display()));
+    let mut head = [0u8; 16];
+    let is_snapshot = File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok()
+        && &head == b"SWEEP2D-SNAPSHOT";
+    if !is_snapshot {
+        let file = SceneFile::read(path).map_err(|e| input(e.to_string()))?;
+        return file.build().map_err(|e| input(e.to_string()));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(MAX_SNAPSHOT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| input(format!("cannot read it: {e}")))?;
+    if bytes.len() as u64 > MAX_SNAPSHOT_BYTES {
+        return Err(input("the snapshot is larger than 1 GiB".into()));
+    }
+    let world = sweep2d::World::restore(&bytes).map_err(|e| input(e.to_string()))?;
+    let bodies = world
+        .bodies()
+        .map(|(id, b)| {
+            let name = b
+                .name()
+                .map_or_else(|| format!("body {}", id.index()), str::to_string);
+            (id, name)
+        })
+        .collect();
+    Ok(scene::LoadedScene {
+        world,
+        bodies,
+        steps: SNAPSHOT_DEFAULT_STEPS,
+    })
+}
+
 fn run(
-    file: &SceneFile,
+    mut scene: scene::LoadedScene,
     title: &str,
     steps: Option<u64>,
     out: &Path,
     plot: PlotChoice,
     record_every: u64,
+    snapshot: Option<&Path>,
 ) -> Result<(), Failure> {
-    let mut scene = file
-        .build()
-        .map_err(|e| Failure::Input(format!("{title}: {e}")))?;
     let steps = steps.unwrap_or(scene.steps);
     if steps > sweep2d::analysis::scene::MAX_SCENE_STEPS {
         return Err(Failure::Input(format!(
@@ -208,6 +267,14 @@ fn run(
             out.display()
         ))
     })?;
+    // The snapshot's file is made before simulating too.
+    let snapshot_file = snapshot
+        .map(|p| {
+            File::create(p)
+                .map(|f| (p, f))
+                .map_err(|e| cannot_write(p, e))
+        })
+        .transpose()?;
     let world = &mut scene.world;
     // Frames in memory only for a plot (thinned to about MAX_PLOT_FRAMES); events are counted
     // as they come for the summary.
@@ -310,6 +377,13 @@ fn run(
             .expect("a summary serializes")
             .as_bytes(),
     )?;
+    if let Some((path, file)) = snapshot_file {
+        use std::io::Write;
+        let mut w = BufWriter::new(file);
+        w.write_all(&world.snapshot())
+            .and_then(|()| w.flush())
+            .map_err(|e| cannot_write(path, e))?;
+    }
     let mut written = vec!["trajectory.csv", "events.csv", "summary.json"];
     let format = match plot {
         PlotChoice::Png => Some(PlotFormat::Png),
@@ -370,11 +444,15 @@ fn run(
         written.push(&plot_name);
     }
     println!(
-        "{title}: {steps} steps ({:.3} s simulated) in {wall:.2} s; {} impacts; wrote {} in {}",
+        "{title}: {steps} steps ({:.3} s simulated) in {wall:.2} s; {} impacts; wrote {} in {}{}",
         world.time(),
         count(EventKind::Impact),
         written.join(", "),
-        out.display()
+        out.display(),
+        snapshot.map_or_else(String::new, |p| format!(
+            ", and the snapshot {}",
+            p.display()
+        ))
     );
     Ok(())
 }

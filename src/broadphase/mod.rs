@@ -36,6 +36,7 @@ const JOIN_SHARE: usize = 4;
 const PAIR_MARGIN: Real = SPECULATIVE_DISTANCE / 2.0;
 
 /// What a proxy's owner is, which decides the tree it lives in and what it can pair with.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum ProxyType {
     /// Never moves; pairs only with dynamic proxies.
@@ -57,6 +58,7 @@ impl ProxyType {
 }
 
 /// A proxy's handle: its tree and its leaf. Stable until the proxy is destroyed.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct ProxyKey {
     kind: ProxyType,
@@ -65,6 +67,7 @@ pub(crate) struct ProxyKey {
 
 /// The broad phase of a world: trees by proxy type, the move buffer and the pair buffer (see the
 /// module notes). Boxes are world boxes in metres.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BroadPhase {
     trees: [DynamicTree<u32>; 3],

@@ -12,11 +12,13 @@ use crate::math::Vec2;
 use crate::math::{Aabb, Real};
 
 /// Index of a leaf in a [`DynamicTree`]; stable until the leaf is removed.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProxyId(pub u32);
 
 const NULL: u32 = u32::MAX;
 
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 struct Node<T> {
     aabb: Aabb,
@@ -29,6 +31,7 @@ struct Node<T> {
 }
 
 /// A dynamic AABB tree holding one `T` per leaf. Boxes in world metres.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 pub struct DynamicTree<T> {
     nodes: Vec<Node<T>>,

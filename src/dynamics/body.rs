@@ -188,6 +188,7 @@ pub enum BodyError {
 }
 
 /// How the shapes of two bodies are filtered against each other.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum PairFilter {
     /// No shape of one collides with any of the other's (or one has only sensors).
@@ -239,6 +240,7 @@ impl BodyId {
 
 /// A body in the world. Read it through [`World::body`](crate::World::body); change it through the
 /// world's setters, which validate.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 pub struct Body {
     pub(crate) kind: BodyKind,
@@ -248,6 +250,7 @@ pub struct Body {
     pub(crate) next_shape: u32,
     /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
     /// sensors' union when no shape is solid).
+    #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
     pub(crate) com_shape: Shape,
     /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
     pub(crate) piece_owner: Vec<u16>,

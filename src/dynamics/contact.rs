@@ -21,6 +21,7 @@ use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_
 const SOLVER_REFERENCE_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
 
 /// One manifold point, world frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ManifoldPoint {
     /// Offset from A's centre of mass to the point (metres, world orientation).
@@ -42,6 +43,7 @@ pub(crate) struct ManifoldPoint {
 }
 
 /// The manifold of one pair of convex pieces.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct PieceManifold {
     pub piece_a: u16,
@@ -56,6 +58,7 @@ pub(crate) struct PieceManifold {
 }
 
 /// The world's rules for mixing two bodies' friction and restitution.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactMixing {
     pub friction: MixingRule,
@@ -63,6 +66,7 @@ pub(crate) struct ContactMixing {
 }
 
 /// A persistent contact between two bodies (slot indices `a < b`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 pub(crate) struct PairContact {
     pub a: u32,
@@ -101,6 +105,7 @@ pub(crate) struct PairContact {
 
 /// The relative pose of B in A's frame and the two bodies' rotations when a contact's manifolds
 /// were last computed.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug)]
 struct ComputedAt {
     relative: Transform,

@@ -91,6 +91,7 @@ pub(crate) fn inverse_effective_mass(
 }
 
 /// How the friction or restitution coefficients of two bodies combine into the pair's.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum MixingRule {

@@ -30,6 +30,7 @@ impl JointId {
 }
 
 /// Settings every joint has.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointCommon {
     /// Whether the two bodies still collide with each other. Default false.

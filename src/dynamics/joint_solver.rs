@@ -26,6 +26,7 @@ use crate::dynamics::solver::{BodyState, Softness};
 use crate::math::{Real, Vec2};
 
 /// Joint kinds with their settings, frames as the solver needs them (see `Joint`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum JointKind {
     Revolute {
@@ -83,6 +84,7 @@ impl JointKind {
 
 /// Accumulated impulses of a joint (N·s per substep; N·m·s for the angular ones), kept between
 /// steps for warm starting.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct JointImpulses {
     /// Point constraint (revolute, weld, motor, mouse).
@@ -98,6 +100,7 @@ pub(crate) struct JointImpulses {
 }
 
 /// A joint as the world keeps it: bodies by key, anchors in the bodies' frames.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 pub(crate) struct Joint {
     /// Body keys; a mouse joint's A is `None` (the world).

@@ -61,9 +61,13 @@ impl Default for Filter {
 /// One shape of a body: for [`World::add_shape`](crate::World::add_shape). (The body's first shape
 /// is described by its [`BodyDef`](crate::BodyDef).) `ShapeDef::default()` is a unit box (half
 /// extents 0.5 m) at the body's origin, density 1, friction 0.6, no restitution, default filter.
+/// With the `serde` feature it serializes in the exact form world snapshots use (every stored
+/// field of the shape); scene files describe shapes in their own form (`docs/scenes.md`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct ShapeDef {
     /// The shape, in its own frame (metres).
+    #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
     pub shape: Shape,
     /// Where the shape's frame sits in the body's frame.
     pub offset: Transform,
@@ -134,6 +138,7 @@ impl ShapeId {
 }
 
 /// A shape of a body with its number (see [`ShapeId::index`]).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct BodyShape {
     pub index: u32,

@@ -10,6 +10,7 @@ pub const MAX_MANIFOLD_POINTS: usize = 2;
 /// vertex of one shape and the edge of the other it touches), so a solver can match points from
 /// one step to the next for warm starting. Stable while the same features touch, including when
 /// a near-flush pair swaps which shape provides the reference face.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct FeatureId(u32);
 

@@ -17,10 +17,10 @@ use crate::math::{Aabb, Real, Transform};
     serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
 )]
 pub struct Capsule {
-    points: [Vec2; 2],
+    pub(crate) points: [Vec2; 2],
     /// Outward normals of the two "edges" a→b and b→a of the segment core.
-    normals: [Vec2; 2],
-    radius: Real,
+    pub(crate) normals: [Vec2; 2],
+    pub(crate) radius: Real,
 }
 
 impl Capsule {

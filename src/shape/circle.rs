@@ -13,8 +13,8 @@ use crate::math::{Aabb, Real, Transform};
     serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
 )]
 pub struct Circle {
-    center: Vec2,
-    radius: Real,
+    pub(crate) center: Vec2,
+    pub(crate) radius: Real,
 }
 
 impl Circle {

@@ -48,8 +48,8 @@ pub(crate) struct ChainLink {
     serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
 )]
 pub struct Compound {
-    pieces: Vec<CompoundPiece>,
-    local_aabb: Aabb,
+    pub(crate) pieces: Vec<CompoundPiece>,
+    pub(crate) local_aabb: Aabb,
 }
 
 impl Compound {

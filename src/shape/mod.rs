@@ -11,6 +11,8 @@ mod circle;
 mod compound;
 mod decompose;
 mod error;
+#[cfg(feature = "serde")]
+pub(crate) mod exact;
 pub(crate) mod hull;
 mod mass;
 pub(crate) mod polygon;

@@ -25,17 +25,17 @@ use crate::math::{Aabb, Real, Transform};
     serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
 )]
 pub struct ConvexPolygon {
-    vertices: [Vec2; MAX_POLYGON_VERTICES],
-    normals: [Vec2; MAX_POLYGON_VERTICES],
-    count: usize,
-    centroid: Vec2,
-    radius: Real,
+    pub(crate) vertices: [Vec2; MAX_POLYGON_VERTICES],
+    pub(crate) normals: [Vec2; MAX_POLYGON_VERTICES],
+    pub(crate) count: usize,
+    pub(crate) centroid: Vec2,
+    pub(crate) radius: Real,
     /// Set when the polygon is a rectangle, for the closed-form box–box kernel.
-    box_frame: Option<BoxFrame>,
+    pub(crate) box_frame: Option<BoxFrame>,
     /// Radius of the core about the centroid (metres), without rounding.
-    core_bound: Real,
+    pub(crate) core_bound: Real,
     /// Edge normals on distinct lines (bit mask), see `Core::axes`.
-    axes: u32,
+    pub(crate) axes: u32,
 }
 
 /// A rectangle's own frame inside its polygon's local frame: centre, rotation whose x axis is the
@@ -72,7 +72,9 @@ fn detect_box(v: &[Vec2], n: &[Vec2]) -> Option<BoxFrame> {
 }
 
 impl ConvexPolygon {
-    /// A convex polygon from its outline, in either winding.
+    /// A convex polygon from its outline, in either winding. The vertices are stored
+    /// counter-clockwise starting from the first point given (the same order as given, when that
+    /// is counter-clockwise).
     ///
     /// Vertices on the segment between their neighbours are dropped. Errors: non-finite
     /// coordinates, fewer than 3 points, duplicate points, all points collinear, a non-convex
@@ -139,7 +141,13 @@ impl ConvexPolygon {
                 }
             }
         }
-        let hull_points: Vec<Vec2> = hull.iter().map(|&i| points[i]).collect();
+        // Counter-clockwise from the first input point that is a vertex, so a polygon given in
+        // counter-clockwise order keeps its vertices (and their indices in feature ids) as given,
+        // and a polygon written out and read back is the same to the bit.
+        let start = hull.iter().position(|&i| i == kept[0]).unwrap_or(0);
+        let hull_points: Vec<Vec2> = (0..hull.len())
+            .map(|k| points[hull[(start + k) % hull.len()]])
+            .collect();
         Self::from_ccw_unchecked(&hull_points)
     }
 

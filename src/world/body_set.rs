@@ -13,6 +13,7 @@ use crate::dynamics::{Body, BodyId};
 /// Marks a slot with no body.
 const FREE: u32 = u32::MAX;
 
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
@@ -23,6 +24,7 @@ struct Slot {
 }
 
 /// Live bodies, their ids and proxies (see the module notes).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct BodySet {
     /// The world's tag, carried by every id this set hands out (see [`BodyId::world`]).
@@ -54,6 +56,39 @@ impl BodySet {
             body: self.id(key),
             index: self.at(key).piece_shape_index(piece),
         }
+    }
+
+    /// Checks what a restored snapshot must hold: slots and dense bodies point at each other,
+    /// free slots are free, and every body's pose and velocities are finite. The message says
+    /// what is wrong.
+    #[cfg(feature = "serde")]
+    pub fn check_consistency(&self) -> Result<(), String> {
+        if self.keys.len() != self.bodies.len() {
+            return Err("body keys and bodies differ in number".into());
+        }
+        for (dense, &key) in self.keys.iter().enumerate() {
+            match self.slots.get(key as usize) {
+                Some(slot) if slot.dense as usize == dense => {}
+                _ => return Err(format!("body {dense} has no slot pointing at it")),
+            }
+        }
+        let live = self.slots.iter().filter(|s| s.dense != FREE).count();
+        if live != self.bodies.len()
+            || self
+                .free
+                .iter()
+                .any(|&k| self.slots.get(k as usize).is_none_or(|s| s.dense != FREE))
+        {
+            return Err("the free-slot list does not match the slots".into());
+        }
+        for (dense, b) in self.bodies.iter().enumerate() {
+            let xf = b.transform();
+            let v = b.linear_velocity();
+            if !(xf.is_finite() && v.is_finite() && b.angular_velocity().is_finite()) {
+                return Err(format!("body {dense} has a non-finite pose or velocity"));
+            }
+        }
+        Ok(())
     }
 
     /// Number of live bodies.

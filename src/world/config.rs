@@ -10,6 +10,7 @@ use crate::math::{Real, Vec2};
 
 /// World settings. `WorldConfig::default()`: gravity (0, −9.81) m/s², `dt` = 1/60 s, 4 substeps,
 /// continuous collision on.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldConfig {
     /// Gravitational acceleration (m/s², world frame).

@@ -49,6 +49,7 @@ pub(crate) type PairMap<V> = HashMap<(u32, u32), V, BuildHasherDefault<PairHashe
 pub(crate) type PairSet = HashSet<(u32, u32), BuildHasherDefault<PairHasher>>;
 
 /// Contacts and their index by body pair `(a, b)` (keys as stored in the contact).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSet {
     contacts: Vec<PairContact>,

@@ -9,6 +9,7 @@ use crate::math::Vec2;
 /// [`LINEAR_SLOP`](crate::constants::LINEAR_SLOP) at the start of a step, or a pair that was apart
 /// at the start (within the speculative distance) and pushed on each other in the solver, so it met
 /// during the step. Impacts found by the continuous pass are reported as [`Impact`]s.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactBegin {
     /// First body (lower slot index).
@@ -31,6 +32,7 @@ pub struct ContactBegin {
 
 /// Two bodies stopped touching: no manifold point within the speculative distance, or their
 /// broad-phase boxes separated. (Removing a body drops its contacts without this event.)
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactEnd {
     /// First body.
@@ -44,6 +46,7 @@ pub struct ContactEnd {
 }
 
 /// An impact resolved inside a step by the continuous pass, at the moment the shapes met.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impact {
     /// First body of the pair.
@@ -73,6 +76,7 @@ pub struct Impact {
 /// A shape entered or left a sensor during a step (see `world/sensors.rs`: found on the bodies'
 /// straight motions over the step, so a visitor crossing a thin sensor within one step reports
 /// both its entry and its exit).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SensorEvent {
     /// The sensor's body.
@@ -95,6 +99,7 @@ pub struct SensorEvent {
 /// A joint whose reaction passed one of its thresholds in a step
 /// ([`JointCommon::force_threshold`](crate::JointCommon), `torque_threshold`): a breakable joint
 /// the game may now remove.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointEvent {
     /// The joint.
@@ -112,6 +117,7 @@ pub struct JointEvent {
 }
 
 /// The events of one step (or of all steps of one `advance`).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepEvents {
     /// Contacts that began.

@@ -15,6 +15,7 @@ use crate::dynamics::{Body, BodyId, BodyKind};
 use crate::math::{Real, Vec2};
 use std::collections::HashMap;
 
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
@@ -22,6 +23,7 @@ struct Slot {
 }
 
 /// The joints, by slot.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JointSet {
     /// The world's tag, carried by every id this set hands out.

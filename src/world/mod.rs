@@ -26,6 +26,8 @@ mod queries;
 mod sensors;
 mod shapes;
 mod sleep;
+#[cfg(feature = "serde")]
+mod snapshot;
 mod solve;
 mod step;
 
@@ -35,6 +37,8 @@ pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
 pub use profile::StepProfile;
 pub use queries::{QueryFilter, ShapeCastHit, WorldRayHit};
+#[cfg(feature = "serde")]
+pub use snapshot::SnapshotError;
 
 use crate::broadphase::{BroadPhase, ProxyType};
 use crate::constants::MAX_FORCE;
@@ -57,7 +61,8 @@ pub struct World {
     bodies: BodySet,
     contacts: ContactSet,
     broad_phase: BroadPhase,
-    /// Buffers the step reuses, so a step allocates nothing once they have grown.
+    /// Buffers the step reuses, so a step allocates nothing once they have grown. Scratch: every
+    /// step writes what it reads, so snapshots leave them out.
     buffers: StepBuffers,
     events: StepEvents,
     clock: Clock,

@@ -39,6 +39,7 @@ use crate::dynamics::contact::PairContact;
 use crate::math::{Real, Vec2};
 
 /// Where the world is in time.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Clock {
     /// Steps run.

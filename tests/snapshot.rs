@@ -1,0 +1,149 @@
+//! Snapshots continue bit for bit: run a scene N steps, snapshot, run M more; restore the
+//! snapshot, run M; every pose and velocity, every step, equals the original's to the last bit.
+//! Bad bytes get a typed error, never a panic (`docs/reliability.md`, "Snapshots").
+#![cfg(feature = "serde")]
+
+use sweep2d::analysis::scene::SceneFile;
+use sweep2d::analysis::scenes;
+use sweep2d::{SnapshotError, World};
+
+/// Every body's pose and velocity bits, in storage order.
+fn bits(w: &World) -> Vec<u64> {
+    w.bodies()
+        .flat_map(|(_, b)| {
+            let xf = b.transform();
+            let v = b.linear_velocity();
+            [
+                xf.translation.x,
+                xf.translation.y,
+                xf.rotation.cos,
+                xf.rotation.sin,
+                v.x,
+                v.y,
+                b.angular_velocity(),
+            ]
+        })
+        .map(f64::to_bits)
+        .collect()
+}
+
+fn continues_bit_for_bit(name: &str, mut world: World, before: usize, after: usize) {
+    for _ in 0..before {
+        world.step();
+    }
+    let snapshot = world.snapshot();
+    let mut restored = World::restore(&snapshot).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(
+        bits(&restored),
+        bits(&world),
+        "{name}: restored state differs"
+    );
+    for step in 0..after {
+        world.step();
+        restored.step();
+        assert!(
+            bits(&restored) == bits(&world),
+            "{name}: parted {step} steps after the snapshot"
+        );
+        assert_eq!(
+            format!("{:?}", restored.events()),
+            format!("{:?}", world.events()),
+            "{name}: events differ"
+        );
+    }
+    assert_eq!(restored.state_hash(), world.state_hash());
+    assert_eq!(
+        restored.contact_point_count(),
+        world.contact_point_count(),
+        "{name}"
+    );
+}
+
+#[test]
+fn shipped_scenes_continue_bit_for_bit_after_a_restore() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/scenes");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() >= 7);
+    for p in paths {
+        let text = std::fs::read_to_string(&p).unwrap();
+        let world = SceneFile::load(&text).unwrap().world;
+        continues_bit_for_bit(&p.display().to_string(), world, 37, 120);
+    }
+}
+
+#[test]
+fn piles_chains_and_sleeping_bodies_continue_bit_for_bit() {
+    // A pile while it lands (many contacts, impacts, warm starts), a resting pyramid partly
+    // asleep, and jointed chains swinging into each other.
+    continues_bit_for_bit(
+        "falling_mixed(400)",
+        scenes::falling_mixed(400).world,
+        90,
+        90,
+    );
+    continues_bit_for_bit("pyramid(12)", scenes::pyramid(12).world, 200, 100);
+    continues_bit_for_bit(
+        "hanging_chains(4, 8)",
+        scenes::hanging_chains(4, 8).world,
+        60,
+        120,
+    );
+}
+
+#[test]
+fn ids_stay_valid_after_a_restore() {
+    let mut scene = scenes::pyramid(4);
+    scene.world.step();
+    let top = *scene.tracked.last().unwrap();
+    let restored = World::restore(&scene.world.snapshot()).unwrap();
+    assert_eq!(restored.tag(), scene.world.tag());
+    assert_eq!(
+        restored.body(top).unwrap().transform().translation,
+        scene.world.body(top).unwrap().transform().translation
+    );
+}
+
+#[test]
+fn bad_bytes_are_refused_with_a_reason() {
+    let mut scene = scenes::pyramid(4);
+    scene.world.step();
+    let good = scene.world.snapshot();
+    assert!(matches!(
+        World::restore(b"hello"),
+        Err(SnapshotError::NotASnapshot)
+    ));
+    assert!(matches!(
+        World::restore(&[]),
+        Err(SnapshotError::NotASnapshot)
+    ));
+    // Cut short anywhere: damaged (or, inside the header, not a snapshot).
+    for cut in [10, 20, 30, 50, good.len() / 2, good.len() - 1] {
+        let e = World::restore(&good[..cut]).unwrap_err();
+        assert!(
+            matches!(e, SnapshotError::Damaged(_) | SnapshotError::NotASnapshot),
+            "cut at {cut}: {e:?}"
+        );
+    }
+    // One bit flipped in the state: the checksum sees it.
+    let mut flipped = good.clone();
+    let last = flipped.len() - 3;
+    flipped[last] ^= 0x10;
+    assert!(matches!(
+        World::restore(&flipped),
+        Err(SnapshotError::Damaged(_))
+    ));
+    // Another version's snapshot.
+    let mut other = good.clone();
+    let at = 24; // the version string follows the 24-byte head
+    other[at] = b'9';
+    let e = World::restore(&other).unwrap_err();
+    assert!(
+        matches!(e, SnapshotError::WrongVersion { .. }) && e.to_string().contains("version"),
+        "{e}"
+    );
+}
