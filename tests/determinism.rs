@@ -46,7 +46,7 @@ const EXPECTED: [(&str, usize, u64); 7] = [
     ("pyramid(20)", 240, 0xd0bf4cdc28546da2),
     ("hanging_chains(3, 10)", 240, 0xa4bdc0b3df3cc3a4),
     ("bullet_through_thin_walls.json", 120, 0x63924e549f3e5a90),
-    ("spinning_blade.json", 240, 0xbdac2fa8721a3013),
+    ("spinning_blade.json", 240, 0xabbb2cc114276c8e),
     ("newtons_cradle.json", 240, 0xe981926fd40fbe4e),
     ("joints.json", 240, 0x2e0f83cb21167d9e),
 ];

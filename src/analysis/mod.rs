@@ -3,6 +3,7 @@
 //!
 //! * [`scenes`]: built-in scenes shared by the tests, the benchmarks, the examples and the command
 //!   line (Box2D's `large_pyramid`, falling mixed shapes, a bullet rain, Newton's cradle, ...).
+//! * [`soak`]: a long, busy, changing scene with its checks, for soak tests.
 //! * [`record`]: recording a run (poses, velocities, events) with CSV and JSON export.
 //! * [`scene`] (feature `serde`): JSON scene files with errors that name the body and field.
 //! * [`plot`] (feature `plot`): trajectory and time-series plots.
@@ -18,5 +19,6 @@ pub mod record;
 #[cfg(feature = "serde")]
 pub mod scene;
 pub mod scenes;
+pub mod soak;
 #[cfg(feature = "proptest")]
 pub mod testkit;

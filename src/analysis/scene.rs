@@ -404,18 +404,7 @@ fn who(index: usize, name: &Option<String>) -> String {
     }
 }
 
-/// A body name as messages show it: quoted, control characters escaped (no terminal escape
-/// sequences reach the user's terminal), cut at 64 characters.
-pub(crate) fn shown_name(name: &str) -> String {
-    const MAX: usize = 64;
-    let cut: String = name.chars().take(MAX).collect();
-    let more = if name.chars().count() > MAX {
-        "…"
-    } else {
-        ""
-    };
-    format!("{cut:?}{more}")
-}
+pub(crate) use crate::world::shown_name;
 
 /// `, field `x`` for a named field, nothing for the body as a whole.
 fn field_part(field: &str) -> String {

@@ -302,7 +302,11 @@ fn run(
     let mut shown = false;
     let mut deepest: Option<(f64, String, String, u64)> = None;
     for _ in 0..steps {
-        world.step();
+        // Never write a NaN: a step that would leave one is undone and the run stops with the
+        // outputs written so far.
+        world
+            .try_step()
+            .map_err(|e| Failure::Internal(format!("{title}: {e}")))?;
         if !matches!(plot, PlotChoice::None) {
             recorder.record(world);
         }

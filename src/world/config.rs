@@ -109,6 +109,19 @@ pub enum WorldError {
     /// `advance` was given a frame time that is negative or not finite.
     #[error("frame time {0} s is not a finite, non-negative number of seconds")]
     InvalidFrameTime(Real),
+    /// [`World::try_step`](crate::World::try_step) found a body whose pose or velocity would
+    /// not have been finite after the step; the step was undone.
+    #[error(
+        "step {step} would have left body {body} with a non-finite pose or velocity; the world \
+         is as it was before that step (this is a bug in sweep2d if every input was in range: \
+         please report the scene)"
+    )]
+    NonFiniteStep {
+        /// The step that was undone (the world's step count before it).
+        step: u64,
+        /// The body, by name or `#index`.
+        body: String,
+    },
 }
 
 impl WorldConfig {

@@ -96,10 +96,7 @@ impl ContinuousPass<'_> {
     /// Returns the dynamic bodies whose velocity the settling may have changed (`a` and `b`
     /// included), for new segments.
     pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
-        let mut members: Vec<u32> = [a, b]
-            .into_iter()
-            .filter(|&i| self.bodies.at(i).is_dynamic())
-            .collect();
+        let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
         let mut contacts: Vec<GroupContact> = Vec::new();
         for i in members.clone() {
             for c in self.candidates(i, t) {
@@ -112,7 +109,7 @@ impl ContinuousPass<'_> {
                 self.group_contact(i, c, t, &mut contacts);
                 let touches = contacts.len() > before;
                 if touches
-                    && self.bodies.at(c).is_dynamic()
+                    && self.movable(c)
                     && !members.contains(&c)
                     && members.len() < MAX_GROUP_BODIES
                 {
@@ -129,7 +126,7 @@ impl ContinuousPass<'_> {
         // Drop contacts with a body that did not make it into the group (kept immovable there
         // would not conserve momentum).
         contacts.retain(|k| {
-            let inside = |i: u32| !self.bodies.at(i).is_dynamic() || members.contains(&i);
+            let inside = |i: u32| !self.movable(i) || members.contains(&i);
             inside(k.a) && inside(k.b)
         });
         self.solve_group(&mut contacts, &mut joints);
@@ -252,10 +249,7 @@ impl ContinuousPass<'_> {
                 break;
             }
             for k in contacts.iter_mut() {
-                let (ma, mb) = (
-                    self.bodies.at(k.a).inverse_mass(),
-                    self.bodies.at(k.b).inverse_mass(),
-                );
+                let (ma, mb) = (self.inv_mass(k.a), self.inv_mass(k.b));
                 let (n, tangent) = (k.normal, k.normal.perp());
                 for p in &mut k.points[..k.count] {
                     let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
@@ -304,7 +298,7 @@ impl ContinuousPass<'_> {
                     continue;
                 }
                 let other = if a == i { j.body_b } else { a };
-                if self.bodies.at(other).is_dynamic() && !members.contains(&other) {
+                if self.movable(other) && !members.contains(&other) {
                     if members.len() >= MAX_JOINT_GROUP_BODIES {
                         continue;
                     }
@@ -370,10 +364,7 @@ impl ContinuousPass<'_> {
     /// One sweep over a group joint: the relative velocity of its rigid parts removed. Returns
     /// the largest relative speed it removed (m/s, or rad/s for a turn).
     fn solve_group_joint(&mut self, j: &GroupJoint) -> Real {
-        let (ma, mb) = (
-            self.bodies.at(j.a).inverse_mass(),
-            self.bodies.at(j.b).inverse_mass(),
-        );
+        let (ma, mb) = (self.inv_mass(j.a), self.inv_mass(j.b));
         let dir = |this: &mut Self, n: Vec2| -> Real {
             let k = inverse_effective_mass(ma, j.ra, mb, j.rb, n);
             if k <= 0.0 {

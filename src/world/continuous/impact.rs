@@ -144,7 +144,7 @@ impl ContinuousPass<'_> {
         let vn = self
             .relative_velocity_of(a, p - hit.ca, b, p - hit.cb)
             .dot(n);
-        let both_dynamic = self.bodies.at(a).is_dynamic() && self.bodies.at(b).is_dynamic();
+        let both_dynamic = self.movable(a) && self.movable(b);
         let impulse = if over_budget {
             0.0 // past the budget the bodies stop at the safe time and are not re-swept
         } else if both_dynamic && self.impacts_of(a, b) >= MAX_IMPACTS_BEFORE_JOINING {
@@ -265,7 +265,7 @@ impl ContinuousPass<'_> {
             (p, q) == just_joined || !(members.contains(&p) || members.contains(&q))
         });
         for &i in members {
-            if !self.bodies.at(i).is_dynamic() {
+            if !self.movable(i) {
                 continue;
             }
             if over_budget {
@@ -287,7 +287,7 @@ impl ContinuousPass<'_> {
             self.enlarge_proxy(i, t);
         }
         for &i in members {
-            if !self.bodies.at(i).is_dynamic() {
+            if !self.movable(i) {
                 continue;
             }
             // The trust rule is geometric (it bounds the new motion against the bodies' extents,
@@ -389,14 +389,14 @@ impl ContinuousPass<'_> {
 
     /// Applies impulse `j` (N·s, world) at offsets `ra`, `rb`: −j to A, +j to B (dynamic only).
     pub(super) fn push_impulse(&mut self, a: u32, b: u32, ra: Vec2, rb: Vec2, j: Vec2) {
-        let body = self.bodies.at_mut(a);
-        if body.is_dynamic() {
+        if self.movable(a) {
+            let body = self.bodies.at_mut(a);
             let (dv, dw) = body.inverse_mass().response(ra, j);
             body.linear_velocity -= dv;
             body.angular_velocity -= dw;
         }
-        let body = self.bodies.at_mut(b);
-        if body.is_dynamic() {
+        if self.movable(b) {
+            let body = self.bodies.at_mut(b);
             let (dv, dw) = body.inverse_mass().response(rb, j);
             body.linear_velocity += dv;
             body.angular_velocity += dw;

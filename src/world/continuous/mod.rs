@@ -292,6 +292,10 @@ pub(crate) struct ContinuousPass<'w> {
     disabled: PairSet,
     /// The joints, whose bodies (`collide_connected` off) are never swept against each other.
     joints: Option<&'w JointSet>,
+    /// Dynamic bodies pinned against an immovable body for the rest of the step (see
+    /// `schedule::MAX_IMPACTS_PER_PAIR`): held still, and immovable to every other body from then
+    /// on, so nothing can drive them into what pins them.
+    pinned: Vec<u32>,
 }
 
 impl<'w> ContinuousPass<'w> {
@@ -342,6 +346,7 @@ impl<'w> ContinuousPass<'w> {
             disabled: PairSet::default(),
             joints: None,
             restarted: Vec::new(),
+            pinned: Vec::new(),
             neighbours: Neighbours::default(),
             swept_boxes: Vec::new(),
         }
@@ -451,6 +456,30 @@ impl<'w> ContinuousPass<'w> {
         }
         fast.sort_unstable();
         fast
+    }
+
+    /// Whether impulses may move body `i` in this pass: dynamic and not pinned.
+    pub(super) fn movable(&self, i: u32) -> bool {
+        self.bodies.at(i).is_dynamic() && !self.pinned.contains(&i)
+    }
+
+    /// Body `i`'s inverse mass for the pass's impulses: zero when it is pinned (or asleep,
+    /// static or kinematic).
+    pub(super) fn inv_mass(&self, i: u32) -> crate::dynamics::contact_math::InverseMass {
+        if self.pinned.contains(&i) {
+            crate::dynamics::contact_math::InverseMass::default()
+        } else {
+            self.bodies.at(i).inverse_mass()
+        }
+    }
+
+    /// Pins dynamic body `i` at step fraction `t` for the rest of the step: held still there
+    /// and immovable to the pass's impulses from then on (see `pinned`).
+    pub(super) fn pin(&mut self, i: u32, t: Real) {
+        if !self.pinned.contains(&i) {
+            self.pinned.push(i);
+            self.hold(i, t);
+        }
     }
 
     /// Whether body `i`'s segment is still at `version`.
