@@ -293,3 +293,80 @@ fn scene_names_are_unique_and_objects_are_not_positional() {
         assert!(!e.contains("Spec") && !e.contains("struct"), "{e}");
     }
 }
+
+/// Bodies created at one point (a heap): every step finishes with a finite state, the heap comes
+/// apart within a few steps, nobody ends inside the ground, the continuous pass sweeps none of the
+/// heap's pairs while they are inside each other (before the heap rule of `docs/continuous.md` it
+/// swept about a quarter of all pairs of the heap every step), and its work stays within a
+/// bounded multiple of the step's pairs.
+#[test]
+fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
+    use sweep2d::BodyKind;
+    let mut w = World::new(WorldConfig::default());
+    let ground_shape = Shape::rectangle(200.0, 0.5).unwrap();
+    let ground_pose = Transform::new(v(0.0, -0.5), 0.0);
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: ground_shape.clone(),
+        transform: ground_pose,
+        ..BodyDef::default()
+    })
+    .unwrap();
+    let n = 400;
+    for _ in 0..n {
+        w.add_body(BodyDef {
+            transform: Transform::new(v(0.0, 5.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    }
+    let all_pairs = n * (n - 1) / 2;
+    let (mut held, mut apart_at, mut contacts_before) = (0, None, 0);
+    for step in 0..30 {
+        w.try_step().expect("a finite step");
+        let profile = *w.profile();
+        held += w.events().held.len();
+        for (id, body) in w.bodies().filter(|(_, b)| b.kind() == BodyKind::Dynamic) {
+            let c = body.transform().translation;
+            assert!(
+                !query::contains_point(&ground_shape, &ground_pose, c),
+                "step {step}: body {id:?} inside the ground at {c:?}"
+            );
+        }
+        if step == 0 {
+            assert!(
+                w.pair_count() >= all_pairs,
+                "every pair of the heap touches"
+            );
+        }
+        if step < 2 {
+            // Still one lump: every pair deep inside the other.
+            assert!(
+                profile.swept_pairs <= all_pairs / 20,
+                "step {step}: {} pairs of the heap swept",
+                profile.swept_pairs
+            );
+        }
+        // The backstop: 32 candidates per pair and body of the step, plus a floor; twice that
+        // leaves room for the pairs a step adds and the final check's last round.
+        let pairs = contacts_before.max(w.pair_count()) + n + 1;
+        assert!(
+            profile.candidate_pairs <= 2 * (32 * pairs + (1 << 20)),
+            "step {step}: {} candidates for {pairs} pairs and bodies",
+            profile.candidate_pairs
+        );
+        contacts_before = w.pair_count();
+        if apart_at.is_none() && w.pair_count() < all_pairs / 10 {
+            apart_at = Some(step);
+        }
+    }
+    println!(
+        "heap of {n}: contacts under a tenth after step {apart_at:?}, {held} holds in 30 steps"
+    );
+    let apart_at = apart_at.expect("the heap comes apart within 30 steps");
+    assert!(apart_at <= 25, "apart only after step {apart_at}");
+    assert!(
+        held <= n,
+        "{held} holds: the heap is held instead of pushed apart"
+    );
+}

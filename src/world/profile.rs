@@ -6,7 +6,8 @@
 use std::time::Instant;
 
 /// Milliseconds (wall clock) spent in each stage of the last step (see `docs/architecture.md` for
-/// the stages). Zero before the first step.
+/// the stages), and the continuous pass's work in counts (which, unlike times, do not move with
+/// the machine's load). Zero before the first step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepProfile {
     /// Stage 1: new pairs from the broad phase, dropped contacts (ms).
@@ -21,6 +22,12 @@ pub struct StepProfile {
     pub refit: f64,
     /// The whole step (ms), at least the sum of the stages.
     pub total: f64,
+    /// Pairs the continuous pass swept (count): each a time-of-impact query of two bodies over
+    /// the rest of the step (see `docs/continuous.md` for which pairs need one).
+    pub swept_pairs: usize,
+    /// Candidate pairs the continuous pass examined (count): the work its backstop bounds (see
+    /// `docs/simulation.md`, the continuous pass's bounded work).
+    pub candidate_pairs: usize,
 }
 
 impl StepProfile {
@@ -32,6 +39,8 @@ impl StepProfile {
         self.continuous += other.continuous;
         self.refit += other.refit;
         self.total += other.total;
+        self.swept_pairs += other.swept_pairs;
+        self.candidate_pairs += other.candidate_pairs;
     }
 }
 

@@ -105,12 +105,14 @@ impl World {
             hooks.as_deref_mut(),
         );
         profile.solve = laps.lap();
-        if config.continuous {
+        (profile.swept_pairs, profile.candidate_pairs) = if config.continuous {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .with_hooks(hooks, &mut buffers.verdicts)
                 .with_joints(joints)
-                .run(&buffers.angles);
-        }
+                .run(&buffers.angles)
+        } else {
+            (0, 0)
+        };
         if bodies.sensor_shapes > 0 || !sensor_overlaps.is_empty() {
             sensor_pass(
                 bodies,

@@ -25,6 +25,12 @@ const GROUP_ITERATIONS: usize = 8;
 /// a bound on the work of one impact in a dense pile.
 const MAX_GROUP_BODIES: usize = 32;
 
+/// Most contacts (counted at the start of the pass) the bodies of one impact's group may have
+/// together before it stops taking members: the group's cost is its members' candidates, and in a
+/// heap of bodies created overlapping each has hundreds. A pile's bodies have a handful each, so
+/// there `MAX_GROUP_BODIES` decides.
+const MAX_GROUP_DEGREE: u32 = 512;
+
 /// Most bodies settled with one impact in all, joints' included: an articulated body (a chain, a
 /// ragdoll) takes the blow whole up to this size.
 const MAX_JOINT_GROUP_BODIES: usize = 128;
@@ -98,10 +104,14 @@ impl ContinuousPass<'_> {
     pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
         let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
         let mut contacts: Vec<GroupContact> = Vec::new();
+        let mut degree: u32 = members.iter().map(|&i| self.neighbours.degree(i)).sum();
         for i in members.clone() {
             for c in self.candidates(i, t) {
                 if i == b && c == a && members.contains(&a) {
                     continue; // the impact pair's contact is added once (from `a`, when `a` is a member)
+                }
+                if self.heap_pair(i, c) {
+                    continue; // deep inside each other in a heap: the solver's to push apart
                 }
                 // The impact pair's own contact is in too (just resolved, it only acts if another
                 // contact would push the two back into each other).
@@ -112,8 +122,10 @@ impl ContinuousPass<'_> {
                     && self.movable(c)
                     && !members.contains(&c)
                     && members.len() < MAX_GROUP_BODIES
+                    && degree < MAX_GROUP_DEGREE
                 {
                     self.bodies.at_mut(c).wake(); // (asleep: it takes its share of the blow)
+                    degree += self.neighbours.degree(c);
                     members.push(c);
                 }
             }

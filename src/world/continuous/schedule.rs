@@ -43,6 +43,12 @@ pub(super) const MAX_IMPACTS_PER_PAIR: u32 = 128;
 /// take the right way.
 const TRUSTED_FRACTION: Real = 0.5;
 
+/// Contacts both bodies of a deeply overlapping pair must have at the start of the pass for the
+/// pair to count as part of a heap (see `in_heap`). Bodies that do not overlap have a handful of
+/// neighbours each (a box in a pile of equal boxes: 8 at most, a dozen counting the broad phase's
+/// margins); only a body among much smaller ones has more, and then its small neighbours do not.
+const HEAP_DEGREE: u32 = 32;
+
 impl ContinuousPass<'_> {
     /// Whether the solver can be trusted with this pair over the rest of the step (the rule of
     /// `docs/continuous.md`), so it needs no time of impact:
@@ -92,20 +98,51 @@ impl ContinuousPass<'_> {
         // solver pushes them apart. Sweeping them would cost a time of impact per pair of the
         // heap and resolve nothing. A body driven through another at speed (squeezed into a wall
         // by a fast one) is not that case: no point of either may move by more than half the
-        // thinner extent relative to the other.
+        // thinner extent relative to the other. In a heap (`in_heap`) the speed is the solver's
+        // own push-out and the pair is trusted whatever it is.
         let thinner = ba.extent.min(bb.extent);
-        if overlap > TRUSTED_FRACTION * thinner
-            && self.approach_bound(a, b) <= TRUSTED_FRACTION * thinner
-        {
-            let t = sa.t0.max(sb.t0);
-            let (xa, xb) = (sa.pose_at(t), sb.pose_at(t));
-            let inside = contains_point(&bb.com_shape, &xb, xa.transform_point(ba.anchor))
-                || contains_point(&ba.com_shape, &xa, xb.transform_point(bb.anchor));
-            if inside {
+        if overlap > TRUSTED_FRACTION * thinner {
+            if self.in_heap(a, b) {
                 return true;
+            }
+            if self.approach_bound(a, b) <= TRUSTED_FRACTION * thinner {
+                let t = sa.t0.max(sb.t0);
+                let (xa, xb) = (sa.pose_at(t), sb.pose_at(t));
+                let inside = contains_point(&bb.com_shape, &xb, xa.transform_point(ba.anchor))
+                    || contains_point(&ba.com_shape, &xa, xb.transform_point(bb.anchor));
+                if inside {
+                    return true;
+                }
             }
         }
         self.centres_stay_out(a, b, overlap)
+    }
+
+    /// Whether both bodies had more than `HEAP_DEGREE` contacts at the start of the pass: no
+    /// arrangement of bodies that do not overlap gives two bodies that many neighbours *and* a
+    /// deep overlap with each other, so they belong to a heap created overlapping (bodies spawned
+    /// at one point). There every body's speed comes from the solver pushing hundreds of overlaps
+    /// apart at once, sweeping each pair of the heap would cost a time of impact per pair (and
+    /// resolve nothing: the pair is inside already), and the heap is left to the solver to push
+    /// apart (see `docs/continuous.md`, "Heaps").
+    fn in_heap(&self, a: u32, b: u32) -> bool {
+        self.neighbours.degree(a) > HEAP_DEGREE && self.neighbours.degree(b) > HEAP_DEGREE
+    }
+
+    /// Whether `a` and `b` are two bodies of a heap (`in_heap`) that started the pass more than
+    /// `TRUSTED_FRACTION` of the thinner one's extent inside each other: a pair the solver pushes
+    /// apart, which the group solve around an impact leaves out (with hundreds of such contacts
+    /// per body, gathering them would cost the heap's every pair per impact).
+    pub(super) fn heap_pair(&self, a: u32, b: u32) -> bool {
+        if !self.in_heap(a, b) {
+            return false;
+        }
+        let Some(k) = self.neighbours.contact_between(a, b) else {
+            return false;
+        };
+        let contact = &self.contacts.as_slice()[k];
+        let thinner = self.bodies.at(a).extent.min(self.bodies.at(b).extent);
+        contact.has_points() && -contact.min_separation() > TRUSTED_FRACTION * thinner
     }
 
     /// Whether the pair is never swept again this step: joined (moving on as one) or yielded (a
@@ -262,6 +299,7 @@ impl ContinuousPass<'_> {
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        self.swept.set(self.swept.get() + 1);
         if let Some((at, toi, kind)) = sweep_pair(ba, sa, bb, sb, t, self.config.dt) {
             self.queue_impact(a, b, at, toi, kind);
         }

@@ -130,6 +130,7 @@ impl ContinuousPass<'_> {
     /// sliding along each other close to the target gives conservative advancement tiny steps)
     /// returns only a safe time: carry on from there a few times before calling it a hit.
     fn reaches_past_slop(&self, i: u32, c: u32) -> Option<(Real, Toi)> {
+        self.swept.set(self.swept.get() + 1);
         let (si, sc) = (self.segments[i as usize], self.segments[c as usize]);
         let (bi, bc) = (self.bodies.at(i), self.bodies.at(c));
         let (shape_i, shape_c) = (&bi.com_shape, &bc.com_shape);
