@@ -69,8 +69,9 @@ pub use shape::{
 #[cfg(feature = "serde")]
 pub use world::SnapshotError;
 pub use world::{
-    ContactHooks, JointEvent, JointReaction, PreSolve, QueryFilter, SensorEvent, ShapeCastHit,
-    StepEvents, StepProfile, World, WorldConfig, WorldError, WorldRayHit,
+    Color, ContactHooks, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
+    JointEvent, JointReaction, PreSolve, QueryFilter, SensorEvent, ShapeCastHit, StepEvents,
+    StepProfile, World, WorldConfig, WorldError, WorldRayHit,
 };
 
 /// The README's Rust examples compile and run as doctests.

@@ -41,6 +41,7 @@ pub use contact::{Contact, FeatureId, MAX_MANIFOLD_POINTS};
 pub use distance::{distance, Distance};
 pub use motion::Motion;
 pub use ray::{ray_cast, RayHit};
+pub(crate) use swept::swept_hull_of;
 pub use swept::{swept_aabb, swept_hull, swept_intersects, SweptHull};
 pub(crate) use toi::time_of_impact_filtered;
 pub use toi::{time_of_impact, time_of_impact_with, Toi, ToiError, ToiOptions, ToiStatus};

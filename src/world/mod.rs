@@ -18,6 +18,7 @@ mod body_set;
 mod config;
 mod contact_set;
 mod continuous;
+mod debug_draw;
 mod events;
 mod hooks;
 mod joints;
@@ -32,6 +33,7 @@ mod solve;
 mod step;
 
 pub use config::{WorldConfig, WorldError};
+pub use debug_draw::{Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle};
 pub use events::{ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
 pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
