@@ -42,6 +42,7 @@ fn demo_writes_every_output_with_no_files_needed() {
         "summary.json",
         "trajectory.png",
         "scene.json",
+        "replay.html",
     ] {
         assert!(out.join(f).is_file(), "{f} missing: {}", text(&o));
     }
@@ -349,4 +350,95 @@ fn a_run_continued_from_its_snapshot_matches_the_unbroken_run() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("damaged"), "{}", text(&o));
+}
+
+/// The replay page's data, parsed: its metadata and its frames.
+fn replay_data(page: &str) -> (serde_json::Value, Vec<serde_json::Value>) {
+    let meta_start = page
+        .find("<script id=\"meta\" type=\"application/json\">")
+        .expect("the page has its metadata")
+        + "<script id=\"meta\" type=\"application/json\">".len();
+    let meta_end = meta_start + page[meta_start..].find("</script>").unwrap();
+    let meta = serde_json::from_str(&page[meta_start..meta_end]).unwrap();
+    let frames_start = page.find("const FRAMES = [").unwrap() + "const FRAMES = [".len();
+    let frames_end = frames_start + page[frames_start..].find("];\n</script>").unwrap();
+    let rows = page[frames_start..frames_end].trim().trim_end_matches(',');
+    let frames = serde_json::from_str::<Vec<serde_json::Value>>(&format!("[{rows}]")).unwrap();
+    (meta, frames)
+}
+
+#[test]
+fn the_html_replay_holds_the_run_and_needs_nothing_else() {
+    let dir = scratch("html");
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/bullet_through_thin_walls.json");
+    let mut sizes = Vec::new();
+    for every in [1u64, 4] {
+        let out = dir.join(format!("every{every}"));
+        let o = bin()
+            .args([
+                "run",
+                scene.to_str().unwrap(),
+                "--steps",
+                "120",
+                "--plot",
+                "none",
+                "--html",
+            ])
+            .args([
+                "--record-every",
+                &every.to_string(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+        let page = std::fs::read_to_string(out.join("replay.html")).unwrap();
+        let data = page.find("const FRAMES").unwrap();
+        sizes.push(page[data..].find("</script>").unwrap());
+        // Offline: nothing is fetched.
+        for reference in ["http://", "https://", " src=", "@import", "url("] {
+            assert!(!page.contains(reference), "the page refers to {reference}");
+        }
+        let (meta, frames) = replay_data(&page);
+        let trajectory = std::fs::read_to_string(out.join("trajectory.csv")).unwrap();
+        let rows: Vec<Vec<&str>> = trajectory
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        let bodies = meta["bodies"].as_array().unwrap();
+        assert_eq!(
+            bodies.len() * frames.len(),
+            rows.len(),
+            "one pose per body and recorded step"
+        );
+        assert_eq!(frames.len() as u64, 120 / every + 1);
+        // Every pose equals the trajectory's (the page keeps 5 decimals).
+        for (k, row) in rows.iter().enumerate() {
+            let (frame, body) = (k / bodies.len(), k % bodies.len());
+            assert_eq!(row[2], bodies[body]["name"].as_str().unwrap());
+            let time: f64 = row[1].parse().unwrap();
+            assert!((frames[frame][0].as_f64().unwrap() - time).abs() < 1e-5);
+            for (c, column) in [3usize, 4, 5].into_iter().enumerate() {
+                let want: f64 = row[column].parse().unwrap();
+                let got = frames[frame][1][3 * body + c].as_f64().unwrap();
+                assert!((got - want).abs() <= 6e-6, "{got} vs {want} at row {k}");
+            }
+        }
+        // Every impact is kept, whatever the thinning.
+        let events = std::fs::read_to_string(out.join("events.csv")).unwrap();
+        let impacts = events.lines().filter(|l| l.contains(",impact,")).count();
+        let kept: usize = frames.iter().map(|f| f[2].as_array().unwrap().len()).sum();
+        assert!(impacts > 0);
+        assert_eq!(kept, impacts);
+        // The shapes are there: every body has at least one, with finite numbers.
+        for b in bodies {
+            assert!(!b["shapes"].as_array().unwrap().is_empty(), "{b}");
+        }
+    }
+    assert!(
+        sizes[1] * 2 < sizes[0],
+        "thinning shrinks the recorded data: {sizes:?}"
+    );
 }

@@ -7,6 +7,7 @@
 //! * [`record`]: recording a run (poses, velocities, events) with CSV and JSON export.
 //! * [`scene`] (feature `serde`): JSON scene files with errors that name the body and field.
 //! * [`plot`] (feature `plot`): trajectory and time-series plots.
+//! * [`replay`] (feature `serde`): a self-contained HTML replay of a run, written as it goes.
 //! * [`testkit`] (feature `proptest`): proptest strategies and no-tunnelling checkers for users'
 //!   own property tests.
 //!
@@ -16,6 +17,8 @@
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod record;
+#[cfg(feature = "serde")]
+pub mod replay;
 #[cfg(feature = "serde")]
 pub mod scene;
 pub mod scenes;

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sweep2d::analysis::plot::{plot_run_with_joints, PlotBody, PlotFormat, PlotJoint};
 use sweep2d::analysis::record::{CsvStream, EventKind, Recorder, RecorderConfig};
+use sweep2d::analysis::replay::HtmlReplay;
 use sweep2d::analysis::scene::{self, SceneFile};
 use sweep2d::BodyKind;
 
@@ -60,6 +61,10 @@ enum Command {
         /// continues it bit for bit (docs/reliability.md, "Snapshots").
         #[arg(long)]
         snapshot: Option<PathBuf>,
+        /// Also write replay.html: the run in one self-contained page (play, pause, scrub, click
+        /// a body for its trajectory and speed) that works offline; --record-every thins it.
+        #[arg(long)]
+        html: bool,
     },
     /// Validate a scene file and say what is wrong with it.
     Check {
@@ -99,7 +104,14 @@ fn main() -> ExitCode {
             let scene = file
                 .build()
                 .map_err(|e| Failure::Internal(format!("the demo scene: {e}")))?;
-            run(scene, title, None, &out, plot, 1, None)
+            let outputs = Outputs {
+                out: &out,
+                plot,
+                record_every: 1,
+                snapshot: None,
+                html: true,
+            };
+            run(scene, title, None, outputs)
         }
         Command::Run {
             scene,
@@ -108,21 +120,21 @@ fn main() -> ExitCode {
             plot,
             record_every,
             snapshot,
+            html,
         } => {
             let title = scene.display().to_string();
             let loaded = load_scene_or_snapshot(&scene)?;
             let out = out.unwrap_or_else(|| {
                 PathBuf::from(scene.file_stem().unwrap_or_else(|| "sweep2d-run".as_ref()))
             });
-            run(
-                loaded,
-                &title,
-                steps,
-                &out,
+            let outputs = Outputs {
+                out: &out,
                 plot,
                 record_every,
-                snapshot.as_deref(),
-            )
+                snapshot: snapshot.as_deref(),
+                html,
+            };
+            run(loaded, &title, steps, outputs)
         }
         Command::Check { scene } => check(&scene),
     });
@@ -237,15 +249,32 @@ fn load_scene_or_snapshot(path: &Path) -> Result<scene::LoadedScene, Failure> {
     })
 }
 
+/// What a run writes, and where.
+struct Outputs<'a> {
+    /// The output directory.
+    out: &'a Path,
+    plot: PlotChoice,
+    /// Record the poses of every K-th step.
+    record_every: u64,
+    /// Write the end state's snapshot here.
+    snapshot: Option<&'a Path>,
+    /// Write replay.html.
+    html: bool,
+}
+
 fn run(
     mut scene: scene::LoadedScene,
     title: &str,
     steps: Option<u64>,
-    out: &Path,
-    plot: PlotChoice,
-    record_every: u64,
-    snapshot: Option<&Path>,
+    outputs: Outputs<'_>,
 ) -> Result<(), Failure> {
+    let Outputs {
+        out,
+        plot,
+        record_every,
+        snapshot,
+        html,
+    } = outputs;
     let steps = steps.unwrap_or(scene.steps);
     if steps > sweep2d::analysis::scene::MAX_SCENE_STEPS {
         return Err(Failure::Input(format!(
@@ -275,6 +304,22 @@ fn run(
                 .map_err(|e| cannot_write(p, e))
         })
         .transpose()?;
+    // So is the replay page, which is written as the run goes too.
+    let mut replay = if html {
+        let names: Vec<(sweep2d::BodyId, String)> = scene.bodies.clone();
+        Some(
+            HtmlReplay::new(
+                create(out, "replay.html")?,
+                &scene.world,
+                &names,
+                title,
+                record_every,
+            )
+            .map_err(|e| cannot_write(&out.join("replay.html"), e))?,
+        )
+    } else {
+        None
+    };
     let world = &mut scene.world;
     // Frames in memory only for a plot (thinned to about MAX_PLOT_FRAMES); events are counted
     // as they come for the summary.
@@ -311,6 +356,9 @@ fn run(
             recorder.record(world);
         }
         stream.record(world).map_err(streaming)?;
+        if let Some(r) = replay.as_mut() {
+            r.record(world).map_err(streaming)?;
+        }
         let ev = world.events();
         for (k, n) in [
             ev.impacts.len(),
@@ -347,6 +395,9 @@ fn run(
     let recording = recorder.recording();
 
     stream.finish().map_err(streaming)?;
+    if let Some(r) = replay {
+        r.finish(world).map_err(streaming)?;
+    }
     let count = |k: EventKind| match k {
         EventKind::Impact => tally[0],
         EventKind::ContactBegin => tally[1],
@@ -389,6 +440,9 @@ fn run(
             .map_err(|e| cannot_write(path, e))?;
     }
     let mut written = vec!["trajectory.csv", "events.csv", "summary.json"];
+    if html {
+        written.push("replay.html");
+    }
     let format = match plot {
         PlotChoice::Png => Some(PlotFormat::Png),
         PlotChoice::Svg => Some(PlotFormat::Svg),

@@ -118,7 +118,9 @@ pub struct DrawStyle {
 }
 
 impl DrawStyle {
-    fn new(role: DrawRole, body: Option<BodyId>, fill: bool) -> Self {
+    /// The style of an item with `role` (its suggested colour), filled or not, of `body`.
+    #[must_use]
+    pub fn new(role: DrawRole, body: Option<BodyId>, fill: bool) -> Self {
         Self {
             role,
             color: role.color(),
@@ -378,8 +380,10 @@ impl DebugDraw for DrawList {
 /// Size (pixels) of drawn contact points, impact points, anchors and centres of mass.
 const POINT_SIZE: Real = 5.0;
 
-/// Draws a convex shape (a compound's piece, or a whole convex shape) placed at `xf`.
-fn draw_convex(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, style: &DrawStyle) {
+/// Draws `shape` placed at `xf` (its frame's pose in the world, or in whatever frame the caller
+/// draws in) the way [`World::debug_draw`] draws shapes: a circle, capsule or polygon call per
+/// convex piece.
+pub fn draw_shape(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, style: &DrawStyle) {
     match shape {
         Shape::Circle(c) => draw.circle(
             xf.transform_point(c.center()),
@@ -403,7 +407,7 @@ fn draw_convex(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, style: &
         }
         Shape::Compound(c) => {
             for piece in c.pieces() {
-                draw_convex(draw, &piece.shape, &(*xf * piece.transform), style);
+                draw_shape(draw, &piece.shape, &(*xf * piece.transform), style);
             }
         }
     }
@@ -478,7 +482,7 @@ impl World {
                         } else {
                             body_role(body)
                         };
-                        draw_convex(
+                        draw_shape(
                             draw,
                             &def.shape,
                             &placed,

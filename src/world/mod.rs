@@ -33,7 +33,9 @@ mod solve;
 mod step;
 
 pub use config::{WorldConfig, WorldError};
-pub use debug_draw::{Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle};
+pub use debug_draw::{
+    draw_shape, Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
+};
 pub use events::{ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
 pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
