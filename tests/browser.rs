@@ -84,3 +84,51 @@ fn the_replay_page_plays_scrubs_and_picks_in_chromium() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     drive("replay.mjs", &[&dir.join("replay.html"), &artefacts()]);
 }
+
+/// A `sweep2d serve` process, stopped when dropped.
+struct Server(std::process::Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_testbed_streams_fires_bullets_and_shows_tunnelling_without_the_continuous_pass() {
+    use std::io::BufRead;
+    if missing().is_some() {
+        drive("testbed.mjs", &[]); // skips (or fails when required) with the reason
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sweep2d-testbed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A 1 cm wall at x = 0 and nothing else, no gravity: bullets fired from x = -1.5 at 300 m/s
+    // move 5 m a step, through the wall in one step unless the continuous pass stops them.
+    let scene = dir.join("wall.json");
+    std::fs::write(
+        &scene,
+        r#"{"gravity": [0, 0], "bodies": [{"name": "wall", "kind": "static", "position": [0, 0],
+            "shape": {"type": "rectangle", "half_extents": [0.005, 2.0]}}]}"#,
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sweep2d"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let server = Server(child);
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    drive("testbed.mjs", &[Path::new(&url), &scene, &artefacts()]);
+    drop(server);
+}

@@ -3,6 +3,8 @@
 //!
 //! Exit codes: 0 success, 2 bad input (the message says what and where), 1 internal error.
 
+mod serve;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -65,6 +67,19 @@ enum Command {
         /// a body for its trajectory and speed) that works offline; --record-every thins it.
         #[arg(long)]
         html: bool,
+    },
+    /// Run a scene live in the browser: the testbed (see docs/testbed.md). Serves on loopback
+    /// only unless --host says otherwise.
+    Serve {
+        /// The scene file to start with (default: the demo); the page offers the shipped scenes.
+        scene: Option<PathBuf>,
+        /// TCP port (0 picks a free one; the address is printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on. The default, 127.0.0.1, admits only this machine; the testbed
+        /// has no authentication, so widen it only on a network you trust.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
     },
     /// Validate a scene file and say what is wrong with it.
     Check {
@@ -135,6 +150,9 @@ fn main() -> ExitCode {
                 html,
             };
             run(loaded, &title, steps, outputs)
+        }
+        Command::Serve { scene, port, host } => {
+            serve::serve(scene.as_deref(), host, port).map_err(Failure::Input)
         }
         Command::Check { scene } => check(&scene),
     });

@@ -1,0 +1,479 @@
+//! `sweep2d serve`: the live testbed. A simulation thread runs the world at its fixed step in real
+//! time (or slower); an HTTP server on loopback (tiny_http) serves the page (`testbed.html`, plain
+//! JavaScript, no build step), a state endpoint and a command endpoint, and streams what
+//! `World::debug_draw` emits over a WebSocket (tungstenite) about 30 times a second.
+//!
+//! Endpoints: `GET /` the page; `GET /api/scenes` the scenes it offers; `GET /api/state` the
+//! readout (JSON); `POST /api/command` a JSON command (`play`, `pause`, `step`, `reset`, `load`,
+//! `load_text`, `speed`, `continuous`, `layers`, `fire`, `grab`, `drag`, `release`); `GET /ws` the
+//! frame stream. Described in `docs/testbed.md`.
+
+use std::io::Read;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use sweep2d::analysis::scene::{self, SceneFile, MAX_SCENE_BYTES};
+use sweep2d::{
+    BodyDef, BodyKind, DrawList, DrawOptions, JointId, MouseJointDef, Shape, Transform, Vec2, World,
+};
+
+/// The page.
+const PAGE: &str = include_str!("testbed.html");
+
+/// The scenes the page offers: the demo and the shipped scene files (built into the binary, so
+/// an installed `sweep2d` has them).
+const SCENES: [(&str, &str); 7] = [
+    (
+        "bullet_through_thin_walls",
+        include_str!("../../../scenes/bullet_through_thin_walls.json"),
+    ),
+    ("joints", include_str!("../../../scenes/joints.json")),
+    (
+        "mirrored_and_rotated",
+        include_str!("../../../scenes/mirrored_and_rotated.json"),
+    ),
+    (
+        "newtons_cradle",
+        include_str!("../../../scenes/newtons_cradle.json"),
+    ),
+    ("pyramid", include_str!("../../../scenes/pyramid.json")),
+    (
+        "sensors_and_filters",
+        include_str!("../../../scenes/sensors_and_filters.json"),
+    ),
+    (
+        "spinning_blade",
+        include_str!("../../../scenes/spinning_blade.json"),
+    ),
+];
+
+/// Frames per second the WebSocket sends at most.
+const FRAME_RATE: f64 = 30.0;
+
+/// Strongest pull of the mouse joint, per kilogram of the body (N/kg).
+const GRAB_FORCE_PER_KG: f64 = 1000.0;
+
+/// Bodies the state endpoint lists (the first dynamic ones).
+const MAX_LISTED_BODIES: usize = 500;
+
+/// The simulation the threads share.
+struct Sim {
+    world: World,
+    /// The scene's name, and its JSON text (for reset).
+    scene: String,
+    source: String,
+    paused: bool,
+    /// Simulated seconds per wall second (0.05 to 4).
+    speed: f64,
+    layers: DrawOptions,
+    /// Wall time of the last step (ms).
+    step_ms: f64,
+    impacts_total: u64,
+    bullets_fired: u64,
+    /// The last error (a scene that did not load, a step that was undone).
+    error: Option<String>,
+    /// The mouse joint while a body is dragged.
+    grab: Option<JointId>,
+    /// Bumped on every change the page should redraw.
+    version: u64,
+}
+
+impl Sim {
+    fn load(scene: &str, text: &str) -> Result<Sim, String> {
+        let file = SceneFile::from_json(text).map_err(|e| format!("{scene}: {e}"))?;
+        let built = file.build().map_err(|e| format!("{scene}: {e}"))?;
+        Ok(Sim {
+            world: built.world,
+            scene: scene.to_string(),
+            source: text.to_string(),
+            paused: false,
+            speed: 1.0,
+            layers: DrawOptions::default(),
+            step_ms: 0.0,
+            impacts_total: 0,
+            bullets_fired: 0,
+            error: None,
+            grab: None,
+            version: 0,
+        })
+    }
+
+    /// Replaces the world by a freshly built scene, keeping the page's settings.
+    fn replace(&mut self, scene: &str, text: &str) -> Result<(), String> {
+        let mut fresh = Sim::load(scene, text)?;
+        fresh.speed = self.speed;
+        fresh.layers = self.layers;
+        fresh.paused = self.paused;
+        let continuous = self.world.config().continuous;
+        let mut config = *fresh.world.config();
+        config.continuous = continuous;
+        fresh.world.set_config(config).map_err(|e| e.to_string())?;
+        fresh.version = self.version + 1;
+        *self = fresh;
+        Ok(())
+    }
+
+    fn step(&mut self) {
+        let t = Instant::now();
+        match self.world.try_step() {
+            Ok(()) => {
+                self.step_ms = t.elapsed().as_secs_f64() * 1e3;
+                self.impacts_total += self.world.events().impacts.len() as u64;
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                self.paused = true;
+            }
+        }
+        self.version += 1;
+    }
+
+    fn state(&self) -> serde_json::Value {
+        let w = &self.world;
+        let awake = w
+            .bodies()
+            .filter(|(_, b)| b.kind() == BodyKind::Dynamic && b.is_awake())
+            .count();
+        let listed: Vec<serde_json::Value> = w
+            .bodies()
+            .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+            .take(MAX_LISTED_BODIES)
+            .map(|(id, b)| {
+                let p = b.center_of_mass();
+                let v = b.linear_velocity();
+                serde_json::json!({
+                    "id": id.index(),
+                    "name": b.name().map_or_else(|| format!("body {}", id.index()), str::to_string),
+                    "x": p.x, "y": p.y, "vx": v.x, "vy": v.y,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "scene": self.scene,
+            "time": w.time(),
+            "step": w.step_count(),
+            "paused": self.paused,
+            "speed": self.speed,
+            "continuous": w.config().continuous,
+            "layers": self.layers,
+            "bodies": w.body_count(),
+            "awake": awake,
+            "contacts": w.contact_point_count(),
+            "impacts": w.events().impacts.len(),
+            "impacts_total": self.impacts_total,
+            "held": w.events().held.len(),
+            "energy": w.kinetic_energy(),
+            "step_ms": self.step_ms,
+            "bullets_fired": self.bullets_fired,
+            "error": self.error,
+            "dynamic": listed,
+        })
+    }
+
+    /// Runs one command from the page.
+    fn command(&mut self, c: &serde_json::Value) -> Result<(), String> {
+        let point = |key: &str| -> Result<Vec2, String> {
+            let p = c[key]
+                .as_array()
+                .filter(|a| a.len() == 2)
+                .and_then(|a| Some(Vec2::new(a[0].as_f64()?, a[1].as_f64()?)))
+                .ok_or_else(|| format!("`{key}` must be [x, y] in metres"))?;
+            if p.is_finite() {
+                Ok(p)
+            } else {
+                Err(format!("`{key}` must be finite"))
+            }
+        };
+        let number = |key: &str| {
+            c[key]
+                .as_f64()
+                .ok_or_else(|| format!("`{key}` must be a number"))
+        };
+        match c["cmd"].as_str().unwrap_or("") {
+            "play" => self.paused = false,
+            "pause" => self.paused = true,
+            "step" => {
+                self.paused = true;
+                self.step();
+            }
+            "reset" => {
+                let (scene, source) = (self.scene.clone(), self.source.clone());
+                self.replace(&scene, &source)?;
+            }
+            "load" => {
+                let name = c["scene"].as_str().unwrap_or("");
+                let text = scene_text(name).ok_or_else(|| format!("no scene called {name:?}"))?;
+                self.replace(name, &text)?;
+            }
+            "load_text" => {
+                let text = c["text"]
+                    .as_str()
+                    .ok_or("`text` must be the scene file's text")?;
+                let name = c["name"].as_str().unwrap_or("uploaded scene");
+                if let Err(e) = self.replace(name, text) {
+                    self.error = Some(e.clone());
+                    self.version += 1;
+                    return Err(e);
+                }
+            }
+            "speed" => {
+                let v = number("value")?;
+                if !(0.05..=4.0).contains(&v) {
+                    return Err(format!("speed {v} is outside 0.05 to 4"));
+                }
+                self.speed = v;
+            }
+            "continuous" => {
+                let on = c["on"].as_bool().ok_or("`on` must be true or false")?;
+                let mut config = *self.world.config();
+                config.continuous = on;
+                self.world.set_config(config).map_err(|e| e.to_string())?;
+            }
+            "layers" => {
+                self.layers = serde_json::from_value(c["layers"].clone())
+                    .map_err(|e| format!("layers: {e}"))?;
+            }
+            "fire" => {
+                let (from, to) = (point("from")?, point("to")?);
+                let radius = number("radius")?;
+                let speed = number("speed")?;
+                let dir = (to - from).normalize_or_zero();
+                if dir == Vec2::ZERO {
+                    return Err("fire: drag a direction".into());
+                }
+                let shape = Shape::circle(radius).map_err(|e| format!("fire: {e}"))?;
+                self.world
+                    .add_body(BodyDef {
+                        shape,
+                        transform: Transform::new(from, 0.0),
+                        linear_velocity: dir * speed,
+                        density: 2000.0,
+                        restitution: 0.5,
+                        name: Some(format!("bullet {}", self.bullets_fired + 1)),
+                        ..BodyDef::default()
+                    })
+                    .map_err(|e| format!("fire: {e}"))?;
+                self.bullets_fired += 1;
+            }
+            "grab" => {
+                let at = point("at")?;
+                self.release();
+                let body = self.world.query_point(at).into_iter().find(|&id| {
+                    self.world
+                        .body(id)
+                        .is_some_and(|b| b.kind() == BodyKind::Dynamic)
+                });
+                let Some(body) = body else {
+                    return Err("grab: no dynamic body there".into());
+                };
+                let mass = self.world.body(body).map_or(1.0, |b| b.mass());
+                let joint = self
+                    .world
+                    .add_joint(MouseJointDef::new(body, at, GRAB_FORCE_PER_KG * mass))
+                    .map_err(|e| format!("grab: {e}"))?;
+                self.grab = Some(joint);
+            }
+            "drag" => {
+                let to = point("to")?;
+                if let Some(j) = self.grab {
+                    self.world
+                        .set_joint_target(j, to)
+                        .map_err(|e| format!("drag: {e}"))?;
+                }
+            }
+            "release" => self.release(),
+            other => return Err(format!("unknown command {other:?}")),
+        }
+        self.version += 1;
+        Ok(())
+    }
+
+    fn release(&mut self) {
+        if let Some(j) = self.grab.take() {
+            let _ = self.world.remove_joint(j);
+        }
+    }
+
+    /// The frame the page draws: the readout and the debug-draw commands.
+    fn frame(&self) -> String {
+        let mut list = DrawList::new();
+        self.world.debug_draw(&mut list, &self.layers);
+        let mut state = self.state();
+        state["dynamic"] = serde_json::Value::Null; // the page does not need the list
+        serde_json::json!({ "state": state, "commands": list.commands }).to_string()
+    }
+}
+
+/// The JSON text of a scene the page offers by name.
+fn scene_text(name: &str) -> Option<String> {
+    if name == "demo" {
+        return Some(scene::demo().to_json());
+    }
+    SCENES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| (*t).to_string())
+}
+
+fn json_response(status: u16, body: String) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
+    tiny_http::Response::from_string(body)
+        .with_status_code(status)
+        .with_header(
+            "Content-Type: application/json"
+                .parse::<tiny_http::Header>()
+                .expect("a valid header"),
+        )
+}
+
+/// Runs the simulation in real time (scaled by its speed) until the process ends.
+fn simulate(sim: Arc<Mutex<Sim>>) {
+    let mut next = Instant::now();
+    loop {
+        let (dt, speed, paused) = {
+            let s = sim.lock().expect("the simulation lock");
+            (s.world.config().dt, s.speed, s.paused)
+        };
+        let period = Duration::from_secs_f64(dt / speed);
+        let now = Instant::now();
+        if next > now {
+            std::thread::sleep((next - now).min(Duration::from_millis(20)));
+            continue;
+        }
+        if !paused {
+            sim.lock().expect("the simulation lock").step();
+        }
+        // Never try to catch up by more than a step: a slow scene runs slower than real time.
+        next = (next + period).max(Instant::now());
+    }
+}
+
+/// Streams frames to one WebSocket client until it goes away.
+fn stream_frames(sim: Arc<Mutex<Sim>>, stream: Box<dyn tiny_http::ReadWrite + Send>) {
+    use tungstenite::protocol::{Role, WebSocket};
+    let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
+    let mut sent = u64::MAX;
+    let period = Duration::from_secs_f64(1.0 / FRAME_RATE);
+    loop {
+        let frame = {
+            let s = sim.lock().expect("the simulation lock");
+            (s.version != sent).then(|| (s.version, s.frame()))
+        };
+        if let Some((version, text)) = frame {
+            if ws.send(tungstenite::Message::text(text)).is_err() {
+                return;
+            }
+            sent = version;
+        }
+        std::thread::sleep(period);
+    }
+}
+
+/// Serves the testbed on `host:port` with `scene` (a scene file's path, or the demo).
+pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result<(), String> {
+    let sim = match scene {
+        Some(path) => {
+            let file = SceneFile::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Sim::load(&path.display().to_string(), &file.to_json())?
+        }
+        None => Sim::load("demo", &scene::demo().to_json())?,
+    };
+    let server = tiny_http::Server::http((host, port))
+        .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+    let addr = server
+        .server_addr()
+        .to_ip()
+        .map_or_else(|| format!("{host}:{port}"), |a| a.to_string());
+    println!("sweep2d testbed: open http://{addr}/ (Ctrl-C stops it)");
+    let sim = Arc::new(Mutex::new(sim));
+    {
+        let sim = Arc::clone(&sim);
+        std::thread::spawn(move || simulate(sim));
+    }
+    for mut request in server.incoming_requests() {
+        let url = request.url().to_string();
+        let method = request.method().clone();
+        let result = match (method, url.as_str()) {
+            (tiny_http::Method::Get, "/") => request.respond(
+                tiny_http::Response::from_string(PAGE).with_header(
+                    "Content-Type: text/html; charset=utf-8"
+                        .parse::<tiny_http::Header>()
+                        .expect("a valid header"),
+                ),
+            ),
+            (tiny_http::Method::Get, "/api/scenes") => {
+                let mut names = vec!["demo"];
+                names.extend(SCENES.iter().map(|(n, _)| *n));
+                request.respond(json_response(200, serde_json::json!(names).to_string()))
+            }
+            (tiny_http::Method::Get, "/api/state") => {
+                let state = sim.lock().expect("the simulation lock").state();
+                request.respond(json_response(200, state.to_string()))
+            }
+            (tiny_http::Method::Post, "/api/command") => {
+                let mut body = String::new();
+                let read = request
+                    .as_reader()
+                    .take(MAX_SCENE_BYTES + 1)
+                    .read_to_string(&mut body);
+                let outcome = match read {
+                    Err(e) => Err(format!("cannot read the command: {e}")),
+                    Ok(n) if n as u64 > MAX_SCENE_BYTES => {
+                        Err("the command is larger than 16 MiB".to_string())
+                    }
+                    Ok(_) => serde_json::from_str::<serde_json::Value>(&body)
+                        .map_err(|e| format!("the command is not JSON: {e}"))
+                        .and_then(|c| sim.lock().expect("the simulation lock").command(&c)),
+                };
+                let (status, reply) = match outcome {
+                    Ok(()) => (200, serde_json::json!({"ok": true})),
+                    Err(e) => (400, serde_json::json!({"ok": false, "error": e})),
+                };
+                request.respond(json_response(status, reply.to_string()))
+            }
+            (tiny_http::Method::Get, "/ws") => {
+                let key = request
+                    .headers()
+                    .iter()
+                    .find(|h| h.field.equiv("Sec-WebSocket-Key"))
+                    .map(|h| h.value.as_str().to_string());
+                match key {
+                    Some(key) => {
+                        let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+                        let response = tiny_http::Response::empty(101)
+                            .with_header(
+                                "Upgrade: websocket"
+                                    .parse::<tiny_http::Header>()
+                                    .expect("a valid header"),
+                            )
+                            .with_header(
+                                "Connection: Upgrade"
+                                    .parse::<tiny_http::Header>()
+                                    .expect("a valid header"),
+                            )
+                            .with_header(
+                                format!("Sec-WebSocket-Accept: {accept}")
+                                    .parse::<tiny_http::Header>()
+                                    .expect("a valid header"),
+                            );
+                        let stream = request.upgrade("websocket", response);
+                        let sim = Arc::clone(&sim);
+                        std::thread::spawn(move || stream_frames(sim, stream));
+                        Ok(())
+                    }
+                    None => request.respond(json_response(
+                        400,
+                        r#"{"ok":false,"error":"a WebSocket upgrade is expected here"}"#.into(),
+                    )),
+                }
+            }
+            _ => request.respond(json_response(
+                404,
+                r#"{"ok":false,"error":"no such page"}"#.into(),
+            )),
+        };
+        if let Err(e) = result {
+            eprintln!("sweep2d serve: answering {url}: {e}");
+        }
+    }
+    Ok(())
+}
