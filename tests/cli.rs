@@ -442,3 +442,147 @@ fn the_html_replay_holds_the_run_and_needs_nothing_else() {
         "thinning shrinks the recorded data: {sizes:?}"
     );
 }
+
+/// A `sweep2d serve` process on a free loopback port, stopped when dropped.
+struct Served {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve() -> Served {
+    use std::io::BufRead;
+    let mut child = bin()
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .trim_end_matches('/')
+        .to_string();
+    Served { child, addr }
+}
+
+/// One HTTP/1.0 request; the status code and the body.
+fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    let status = reply[9..12].parse().unwrap();
+    let body = reply
+        .split_once("\r\n\r\n")
+        .map_or("", |(_, b)| b)
+        .to_string();
+    (status, body)
+}
+
+#[test]
+fn serve_answers_commands_and_refuses_bad_ones_with_the_clis_messages() {
+    let server = serve();
+    let addr = server.addr.as_str();
+    assert!(
+        addr.starts_with("127.0.0.1:"),
+        "loopback by default: {addr}"
+    );
+    let (status, page) = http(addr, "GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(page.contains("<canvas") && !page.contains("https://"));
+    let state = |addr| -> serde_json::Value {
+        serde_json::from_str(&http(addr, "GET", "/api/state", "").1).unwrap()
+    };
+    assert_eq!(state(addr)["scene"], "demo");
+    let command = |c: &str| {
+        let (status, body) = http(addr, "POST", "/api/command", c);
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        (status, v)
+    };
+    // Good commands.
+    assert_eq!(command(r#"{"cmd":"pause"}"#).0, 200);
+    let step = state(addr)["step"].as_u64().unwrap();
+    assert_eq!(command(r#"{"cmd":"step"}"#).0, 200);
+    assert_eq!(state(addr)["step"].as_u64().unwrap(), step + 1);
+    assert_eq!(command(r#"{"cmd":"load","scene":"newtons_cradle"}"#).0, 200);
+    assert_eq!(state(addr)["scene"], "newtons_cradle");
+    let (status, _) =
+        command(r#"{"cmd":"fire","from":[-3,1],"to":[-2,1],"radius":0.05,"speed":100}"#);
+    assert_eq!(status, 200);
+    assert_eq!(state(addr)["bullets_fired"], 1);
+    // Bad ones: status 400, a message, nothing changed.
+    let bodies = state(addr)["bodies"].clone();
+    for (bad, says) in [
+        (r#"{"cmd":"launch"}"#, "unknown command"),
+        (
+            r#"{"cmd":"fire","from":[-3,1],"to":[-2,1],"radius":-1,"speed":100}"#,
+            "radius",
+        ),
+        (
+            r#"{"cmd":"fire","from":[-3,1],"to":[-3,1],"radius":0.1,"speed":100}"#,
+            "direction",
+        ),
+        (
+            r#"{"cmd":"fire","from":"here","to":[-3,1],"radius":0.1,"speed":100}"#,
+            "`from` must be [x, y]",
+        ),
+        (r#"{"cmd":"speed","value":1000}"#, "outside 0.05 to 4"),
+        (r#"{"cmd":"load","scene":"nowhere"}"#, "no scene called"),
+        ("not json", "not JSON"),
+    ] {
+        let (status, v) = command(bad);
+        assert_eq!(status, 400, "{bad}");
+        assert!(v["error"].as_str().unwrap().contains(says), "{bad}: {v}");
+    }
+    assert_eq!(state(addr)["bodies"], bodies);
+    assert_eq!(state(addr)["scene"], "newtons_cradle");
+    // A scene that does not load gets the message `sweep2d check` gives for the same file.
+    let dir = scratch("serve");
+    let scene = r#"{"bodies": [{"kind": 3, "position": [0, 0], "shape": {"type": "circle", "radius": 1}}]}"#;
+    let path = dir.join("bad.json");
+    std::fs::write(&path, scene).unwrap();
+    let o = bin().arg("check").arg(&path).output().unwrap();
+    let cli = String::from_utf8_lossy(&o.stderr).to_string();
+    let cli_message = cli
+        .trim()
+        .rsplit_once(": body")
+        .map(|(_, m)| m)
+        .unwrap()
+        .to_string();
+    let (status, v) = command(
+        &serde_json::json!({"cmd": "load_text", "name": "bad.json", "text": scene}).to_string(),
+    );
+    assert_eq!(status, 400);
+    let page_message = v["error"].as_str().unwrap();
+    assert!(
+        page_message.ends_with(&cli_message),
+        "page: {page_message}\ncli: {cli}"
+    );
+    assert_eq!(
+        state(addr)["error"].as_str().unwrap(),
+        page_message,
+        "shown on the page"
+    );
+    assert_eq!(
+        state(addr)["scene"],
+        "newtons_cradle",
+        "the running scene keeps running"
+    );
+}

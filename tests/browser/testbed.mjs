@@ -72,8 +72,28 @@ try {
   if (through(s).length !== 1) fail(`expected the second bullet through the wall without the continuous pass: ${JSON.stringify(s.dynamic)}`);
   if (s.impacts_total !== impacts) fail("impacts were resolved with the continuous pass off");
   await page.screenshot({ path: path.join(artefacts, "testbed-tunnel.png") });
+
+  // Pull a body with the mouse: the demo's slowest dynamic body follows the pointer 1.5 m up.
+  await page.selectOption("#scene", "demo");
+  await page.waitForFunction(() => window.sweep2dTestbed.state && window.sweep2dTestbed.state.scene === "demo", null, { timeout: 10000 });
+  await page.waitForTimeout(1500); // let the demo's bodies come to rest
+  s = await state();
+  const body = s.dynamic.reduce((a, b) => (Math.hypot(a.vx, a.vy) <= Math.hypot(b.vx, b.vy) ? a : b));
+  const box = await page.locator("#view").boundingBox();
+  const [bx, by] = await page.evaluate(([x, y]) => window.sweep2dTestbed.toScreen(x, y), [body.x, body.y]);
+  const [tx, ty] = await page.evaluate(([x, y]) => window.sweep2dTestbed.toScreen(x, y), [body.x, body.y + 1.5]);
+  await page.mouse.move(box.x + bx, box.y + by);
+  await page.mouse.down();
+  await page.waitForTimeout(200);
+  await page.mouse.move(box.x + tx, box.y + ty, { steps: 10 });
+  await page.waitForTimeout(1500);
+  s = await state();
+  const held = s.dynamic.find((b) => b.id === body.id);
+  await page.screenshot({ path: path.join(artefacts, "testbed-drag.png") });
+  await page.mouse.up();
+  if (Math.abs(held.y - (body.y + 1.5)) > 0.3) fail(`${body.name} pulled from y ${body.y} to ${held.y}, not near ${body.y + 1.5}`);
   if (errors.length) fail("page errors: " + errors.join("; "));
-  console.log(`testbed ok: ${painted} pixels painted; bounce with the pass on, tunnel with it off`);
+  console.log(`testbed ok: ${painted} pixels painted; bounce with the pass on, tunnel with it off; ${body.name} pulled up 1.5 m`);
 } finally {
   await browser.close();
 }
