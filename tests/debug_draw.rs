@@ -13,6 +13,17 @@ fn v(x: f64, y: f64) -> Vec2 {
     Vec2::new(x, y)
 }
 
+/// A static 10 m × 1 m ground whose top face is y = 0.
+fn add_ground(w: &mut World) -> sweep2d::BodyId {
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(5.0, 0.5).unwrap(),
+        transform: Transform::new(v(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
 fn drawn(world: &World, options: &DrawOptions) -> DrawList {
     let mut list = DrawList::new();
     world.debug_draw(&mut list, options);
@@ -28,14 +39,7 @@ fn only(layer: impl Fn(&mut DrawOptions)) -> DrawOptions {
 #[test]
 fn shapes_are_drawn_where_they_are_with_their_kind() {
     let mut w = World::new(WorldConfig::default());
-    let ground = w
-        .add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(5.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let ground = add_ground(&mut w);
     let pose = Transform::new(v(1.0, 3.0), 0.7);
     let tri = Shape::polygon(&[v(0.0, 0.0), v(1.0, 0.0), v(0.2, 0.8)]).unwrap();
     let body = w
@@ -130,13 +134,7 @@ fn shapes_are_drawn_where_they_are_with_their_kind() {
 #[test]
 fn sleeping_bodies_and_sensors_have_their_own_roles() {
     let mut w = World::new(WorldConfig::default());
-    w.add_body(BodyDef {
-        kind: BodyKind::Static,
-        shape: Shape::rectangle(5.0, 0.5).unwrap(),
-        transform: Transform::new(v(0.0, -0.5), 0.0),
-        ..BodyDef::default()
-    })
-    .unwrap();
+    add_ground(&mut w);
     let boxed = w
         .add_body(BodyDef {
             transform: Transform::new(v(0.0, 0.5), 0.0),
@@ -167,13 +165,7 @@ fn sleeping_bodies_and_sensors_have_their_own_roles() {
 #[test]
 fn contact_points_lie_on_the_touching_faces_and_normals_are_unit_long() {
     let mut w = World::new(WorldConfig::default());
-    w.add_body(BodyDef {
-        kind: BodyKind::Static,
-        shape: Shape::rectangle(5.0, 0.5).unwrap(),
-        transform: Transform::new(v(0.0, -0.5), 0.0),
-        ..BodyDef::default()
-    })
-    .unwrap();
+    add_ground(&mut w);
     w.add_body(BodyDef {
         transform: Transform::new(v(0.0, 0.6), 0.0),
         ..BodyDef::default()

@@ -2,15 +2,11 @@
 // would: the canvas draws, the space key pauses, the scrub bar moves by keyboard, a click on a
 // body picks it and shows its speed. Screenshots go to the artefact directory.
 // Usage: node replay.mjs REPLAY.html ARTEFACT_DIR
-import { chromium } from "playwright-core";
+import { fail, launch, painted as paintedPixels } from "./common.mjs";
 import path from "node:path";
 
 const [page_path, artefacts] = process.argv.slice(2);
-const fail = (m) => { console.error("FAIL: " + m); process.exit(1); };
-const browser = await chromium.launch({
-  executablePath: process.env.SWEEP2D_CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox"],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1000, height: 600 } });
   const errors = [];
@@ -22,13 +18,7 @@ try {
   // Playing: the frame advances by itself.
   await page.waitForFunction(() => window.sweep2dReplay.index > 3, null, { timeout: 10000 });
   // The canvas is drawn: count painted pixels.
-  const painted = await page.evaluate(() => {
-    const c = document.getElementById("view");
-    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-    return n;
-  });
+  const painted = await paintedPixels(page);
   if (painted < 500) fail(`only ${painted} pixels painted`);
   await page.screenshot({ path: path.join(artefacts, "replay-playing.png") });
   // Space pauses; the frame then stays put.

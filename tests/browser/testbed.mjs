@@ -4,29 +4,19 @@
 // (the server's state endpoint shows an impact and every body still on its side); with the pass
 // switched off by its checkbox, the next bullet passes through. Screenshots go to the artefacts.
 // Usage: node testbed.mjs URL SCENE.json ARTEFACT_DIR
-import { chromium } from "playwright-core";
+import { fail, launch, painted as paintedPixels } from "./common.mjs";
 import path from "node:path";
 
 const [url, scene, artefacts] = process.argv.slice(2);
-const fail = (m) => { console.error("FAIL: " + m); process.exit(1); };
 const state = async () => (await fetch(url + "api/state")).json();
-const browser = await chromium.launch({
-  executablePath: process.env.SWEEP2D_CHROMIUM || "/usr/bin/chromium",
-  args: ["--no-sandbox"],
-});
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 650 } });
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(url);
   await page.waitForFunction(() => window.sweep2dTestbed && window.sweep2dTestbed.frames > 3, null, { timeout: 15000 });
-  const painted = await page.evaluate(() => {
-    const c = document.getElementById("view");
-    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-    let n = 0;
-    for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-    return n;
-  });
+  const painted = await paintedPixels(page);
   if (painted < 1000) fail(`only ${painted} pixels painted`);
   await page.screenshot({ path: path.join(artefacts, "testbed-demo.png") });
 
