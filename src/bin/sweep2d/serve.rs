@@ -352,17 +352,30 @@ fn stream_frames(sim: Arc<Mutex<Sim>>, stream: Box<dyn tiny_http::ReadWrite + Se
     use tungstenite::protocol::{Role, WebSocket};
     let mut ws = WebSocket::from_raw_socket(stream, Role::Server, None);
     let mut sent = u64::MAX;
+    let mut last = Instant::now();
     let period = Duration::from_secs_f64(1.0 / FRAME_RATE);
     loop {
+        // A frame when something changed, and a ping now and then while nothing does, so that
+        // a page that went away is noticed (the send fails) and its thread ends.
         let frame = {
             let s = sim.lock().expect("the simulation lock");
             (s.version != sent).then(|| (s.version, s.frame()))
         };
-        if let Some((version, text)) = frame {
-            if ws.send(tungstenite::Message::text(text)).is_err() {
+        let message = match frame {
+            Some((version, text)) => {
+                sent = version;
+                Some(tungstenite::Message::text(text))
+            }
+            None if last.elapsed() > Duration::from_secs(1) => {
+                Some(tungstenite::Message::Ping(Vec::new().into()))
+            }
+            None => None,
+        };
+        if let Some(message) = message {
+            if ws.send(message).is_err() {
                 return;
             }
-            sent = version;
+            last = Instant::now();
         }
         std::thread::sleep(period);
     }
