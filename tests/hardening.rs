@@ -294,11 +294,13 @@ fn scene_names_are_unique_and_objects_are_not_positional() {
     }
 }
 
-/// Bodies created at one point (a heap): every step finishes with a finite state, the heap comes
-/// apart within a few steps, nobody ends inside the ground, the continuous pass sweeps none of the
-/// heap's pairs while they are inside each other (before the heap rule of `docs/continuous.md` it
-/// swept about a quarter of all pairs of the heap every step), and its work stays within a
-/// bounded multiple of the step's pairs.
+/// Bodies created at one point (a heap): every step finishes with a finite state, the heap keeps
+/// at most 64 contacts a body instead of one per pair (the review's 10,000 such bodies aborted on
+/// a 5 GB allocation), the continuous pass sweeps none of the heap's pairs while they are inside
+/// each other (before the heap rule of `docs/continuous.md` it swept about a quarter of all pairs
+/// every step), its work stays within a bounded multiple of the step's pairs, nobody ends inside
+/// the ground, and the heap comes apart (no two centres within half a box) without being held
+/// still (held bodies stand still: 2,000 boxes were held every step and never came apart).
 #[test]
 fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
     use sweep2d::BodyKind;
@@ -321,8 +323,9 @@ fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
         .unwrap();
     }
     let all_pairs = n * (n - 1) / 2;
+    const STEPS: usize = 120;
     let (mut held, mut apart_at, mut contacts_before) = (0, None, 0);
-    for step in 0..30 {
+    for step in 0..STEPS {
         w.try_step().expect("a finite step");
         let profile = *w.profile();
         held += w.events().held.len();
@@ -333,10 +336,13 @@ fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
                 "step {step}: body {id:?} inside the ground at {c:?}"
             );
         }
+        // Memory grows with the heap's bodies, not its pairs: at most 64 contacts a body
+        // (HEAP_CONTACT_CAP) for pairs deep inside each other, where there were n²/2.
         if step == 0 {
             assert!(
-                w.pair_count() >= all_pairs,
-                "every pair of the heap touches"
+                w.pair_count() <= 64 * n,
+                "{} contacts for {n} bodies",
+                w.pair_count()
             );
         }
         if step < 2 {
@@ -356,15 +362,25 @@ fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
             profile.candidate_pairs
         );
         contacts_before = w.pair_count();
-        if apart_at.is_none() && w.pair_count() < all_pairs / 10 {
+        // Apart: no two bodies' centres closer than half a box (deep inside each other).
+        let centres: Vec<_> = w
+            .bodies()
+            .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+            .map(|(_, b)| b.center_of_mass())
+            .collect();
+        let deep = centres
+            .iter()
+            .enumerate()
+            .any(|(i, p)| centres[i + 1..].iter().any(|q| (*p - *q).length() < 0.5));
+        if apart_at.is_none() && !deep {
             apart_at = Some(step);
         }
     }
     println!(
-        "heap of {n}: contacts under a tenth after step {apart_at:?}, {held} holds in 30 steps"
+        "heap of {n}: no two centres within half a box from step {apart_at:?}, {held} holds in {STEPS} steps"
     );
-    let apart_at = apart_at.expect("the heap comes apart within 30 steps");
-    assert!(apart_at <= 25, "apart only after step {apart_at}");
+    let apart_at = apart_at.expect("the heap comes apart");
+    assert!(apart_at <= 100, "apart only after step {apart_at}");
     assert!(
         held <= n,
         "{held} holds: the heap is held instead of pushed apart"

@@ -174,6 +174,12 @@ impl BroadPhase {
         true
     }
 
+    /// Makes the next pair update query proxy `key` again (its pairs that are not tracked are
+    /// reported again), as if it had moved.
+    pub fn touch_proxy(&mut self, key: ProxyKey) {
+        self.move_buffer.push(key);
+    }
+
     /// Finds the new pairs: every pair of proxies whose fat boxes overlap, at least one of which is
     /// in the move buffer, that can collide by type and that `tracked` does not already know.
     /// Returns them as `(lower value, higher value)`, sorted, without duplicates; empties the move
