@@ -441,6 +441,62 @@ fn the_html_replay_holds_the_run_and_needs_nothing_else() {
         sizes[1] * 2 < sizes[0],
         "thinning shrinks the recorded data: {sizes:?}"
     );
+
+    // Sensor entries and exits and held bodies are kept too, each where events.csv has it.
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sensors_and_filters.json");
+    let out = dir.join("sensors");
+    let o = bin()
+        .args([
+            "run",
+            scene.to_str().unwrap(),
+            "--plot",
+            "none",
+            "--html",
+            "--record-every",
+            "7",
+        ])
+        .args(["--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let page = std::fs::read_to_string(out.join("replay.html")).unwrap();
+    let (meta, frames) = replay_data(&page);
+    let names: Vec<&str> = meta["bodies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    let mut kept: Vec<String> = frames
+        .iter()
+        .flat_map(|f| f[3].as_array().unwrap().clone())
+        .map(|e| {
+            let body = |k: usize| {
+                let i = e[k].as_i64().unwrap();
+                if i < 0 {
+                    String::new()
+                } else {
+                    names[i as usize].to_string()
+                }
+            };
+            format!("{},{},{}", e[1].as_str().unwrap(), body(2), body(3))
+        })
+        .collect();
+    let events = std::fs::read_to_string(out.join("events.csv")).unwrap();
+    let mut want: Vec<String> = events
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|r| ["sensor_begin", "sensor_end", "held"].contains(&r[2]))
+        .map(|r| format!("{},{},{}", r[2], r[3], r[4]))
+        .collect();
+    kept.sort();
+    want.sort();
+    assert!(
+        want.iter().any(|e| e.starts_with("sensor_begin")),
+        "{events}"
+    );
+    assert_eq!(kept, want);
 }
 
 /// A `sweep2d serve` process on a free loopback port, stopped when dropped.

@@ -1,5 +1,6 @@
 //! A self-contained HTML replay of a run (feature `serde`): one file with the bodies' shapes, their
-//! poses at every recorded step and the impacts, and a small canvas player (play, pause, scrub,
+//! poses at every recorded step, the impacts and the other events (sensor entries and exits,
+//! held bodies), and a small canvas player (play, pause, scrub,
 //! slow motion; click a body for its trajectory and speed) that needs nothing but a browser —
 //! no network, no build step — so an analyst can mail it to a colleague. Written as the run goes
 //! ([`HtmlReplay::record`] after each step): memory does not grow with the run; the file grows by
@@ -30,6 +31,8 @@ pub struct HtmlReplay<W: Write> {
     index: HashMap<BodyId, usize>,
     /// Impacts since the last written frame, as JSON rows.
     pending: Vec<String>,
+    /// Other events (sensor begin/end, held) since the last written frame, as JSON rows.
+    pending_events: Vec<String>,
     /// Frames written.
     frames: u64,
     line: String,
@@ -154,6 +157,7 @@ impl<W: Write> HtmlReplay<W> {
             bodies: ids,
             index,
             pending: Vec::new(),
+            pending_events: Vec::new(),
             frames: 0,
             line: String::new(),
         };
@@ -184,6 +188,38 @@ impl<W: Write> HtmlReplay<W> {
             row.push(']');
             self.pending.push(row);
         }
+        let events = world.events();
+        let end_time = world.time();
+        let mut event = |time: f64, kind: &str, a: usize, b: Option<usize>| {
+            let mut row = String::from("[");
+            num(&mut row, time);
+            let _ = write!(row, ",\"{kind}\",{a},");
+            match b {
+                Some(b) => {
+                    let _ = write!(row, "{b}]");
+                }
+                None => row.push_str("-1]"),
+            }
+            self.pending_events.push(row);
+        };
+        for (kind, list) in [
+            ("sensor_begin", &events.sensor_begin),
+            ("sensor_end", &events.sensor_end),
+        ] {
+            for e in list {
+                if let (Some(&a), Some(&b)) = (
+                    self.index.get(&e.sensor_body),
+                    self.index.get(&e.visitor_body),
+                ) {
+                    event(e.time, kind, a, Some(b));
+                }
+            }
+        }
+        for id in &events.held {
+            if let Some(&a) = self.index.get(id) {
+                event(end_time, "held", a, None);
+            }
+        }
         if world.step_count().is_multiple_of(self.every) {
             self.write_frame(world)?;
         }
@@ -211,8 +247,11 @@ impl<W: Write> HtmlReplay<W> {
         }
         line.push_str("],[");
         line.push_str(&self.pending.join(","));
+        line.push_str("],[");
+        line.push_str(&self.pending_events.join(","));
         line.push_str("]],\n");
         self.pending.clear();
+        self.pending_events.clear();
         self.frames += 1;
         self.out.write_all(line.as_bytes())
     }
@@ -226,7 +265,10 @@ impl<W: Write> HtmlReplay<W> {
     /// Writes the impacts still pending with a last frame if the last step was not recorded,
     /// closes the page, flushes and gives the writer back.
     pub fn finish(mut self, world: &World) -> io::Result<W> {
-        if !self.pending.is_empty() || !world.step_count().is_multiple_of(self.every) {
+        if !self.pending.is_empty()
+            || !self.pending_events.is_empty()
+            || !world.step_count().is_multiple_of(self.every)
+        {
             self.write_frame(world)?;
         }
         let (_, tail) = TEMPLATE
