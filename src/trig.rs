@@ -50,20 +50,17 @@ fn reduce(x: Real) -> (u32, Real, Real) {
     let mut w = n * PIO2_1T;
     let mut hi = r - w;
     let ex = exponent(x);
-    if ex - exponent(hi) > 16 {
-        // Cancellation: take 33 more bits of π/2.
-        let t = r;
-        w = n * PIO2_2;
-        r = t - w;
-        w = n * PIO2_2T - ((t - r) - w);
-        hi = r - w;
-        if ex - exponent(hi) > 49 {
-            let t = r;
-            w = n * PIO2_3;
-            r = t - w;
-            w = n * PIO2_3T - ((t - r) - w);
-            hi = r - w;
+    // Cancellation (the result lost more than 16, then 49 bits to x's): take 33 more bits of
+    // π/2 each time.
+    for (part, tail, lost) in [(PIO2_2, PIO2_2T, 16), (PIO2_3, PIO2_3T, 49)] {
+        if ex - exponent(hi) <= lost {
+            break;
         }
+        let t = r;
+        w = n * part;
+        r = t - w;
+        w = n * tail - ((t - r) - w);
+        hi = r - w;
     }
     let lo = (r - hi) - w;
     // n is an integer-valued float; its low two bits pick the quadrant (two's complement for

@@ -8,6 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "common/served.rs"]
+mod served;
+use served::serve;
+
 /// Why the browser tests cannot run here, if they cannot.
 fn missing() -> Option<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -85,19 +89,8 @@ fn the_replay_page_plays_scrubs_and_picks_in_chromium() {
     drive("replay.mjs", &[&dir.join("replay.html"), &artefacts()]);
 }
 
-/// A `sweep2d serve` process, stopped when dropped.
-struct Server(std::process::Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn the_testbed_streams_fires_bullets_and_shows_tunnelling_without_the_continuous_pass() {
-    use std::io::BufRead;
     if missing().is_some() {
         drive("testbed.mjs", &[]); // skips (or fails when required) with the reason
         return;
@@ -113,22 +106,8 @@ fn the_testbed_streams_fires_bullets_and_shows_tunnelling_without_the_continuous
             "shape": {"type": "rectangle", "half_extents": [0.005, 2.0]}}]}"#,
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sweep2d"))
-        .args(["serve", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let server = Server(child);
-    let mut line = String::new();
-    std::io::BufReader::new(stdout)
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let server = serve();
+    let url = format!("http://{}/", server.addr);
     drive("testbed.mjs", &[Path::new(&url), &scene, &artefacts()]);
     drop(server);
 }

@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "common/served.rs"]
+mod served;
+use served::serve;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sweep2d"))
 }
@@ -497,39 +501,6 @@ fn the_html_replay_holds_the_run_and_needs_nothing_else() {
         "{events}"
     );
     assert_eq!(kept, want);
-}
-
-/// A `sweep2d serve` process on a free loopback port, stopped when dropped.
-struct Served {
-    child: std::process::Child,
-    addr: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve() -> Served {
-    use std::io::BufRead;
-    let mut child = bin()
-        .args(["serve", "--port", "0"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    Served { child, addr }
 }
 
 /// One HTTP/1.0 request; the status code and the body.

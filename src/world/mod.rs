@@ -100,6 +100,19 @@ pub(crate) fn shown_name(name: &str) -> String {
     format!("{cut:?}{more}")
 }
 
+/// The FNV-1a 64 starting value (the hash of no bytes).
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a 64: the hash `h` continued over `bytes` (start from [`FNV_OFFSET`]). Used for
+/// [`World::state_hash`] and the snapshot checksum.
+pub(crate) fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// The tag the next world gets (see [`World::tag`]); starts at 1 so that 0 is never a live tag.
 static NEXT_WORLD_TAG: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(1);
 
@@ -223,14 +236,8 @@ impl World {
     /// "Determinism"). It does not depend on the world's tag or on body names.
     #[must_use]
     pub fn state_hash(&self) -> u64 {
-        const PRIME: u64 = 0x0000_0100_0000_01b3;
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut eat = |v: Real| {
-            for byte in v.to_bits().to_le_bytes() {
-                h ^= u64::from(byte);
-                h = h.wrapping_mul(PRIME);
-            }
-        };
+        let mut h = FNV_OFFSET;
+        let mut eat = |v: Real| h = fnv1a(h, &v.to_bits().to_le_bytes());
         eat(self.clock.time);
         for (_, b) in self.bodies.iter() {
             let xf = b.transform();

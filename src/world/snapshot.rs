@@ -81,12 +81,7 @@ pub enum SnapshotError {
 
 /// FNV-1a, 64 bits.
 fn checksum(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    super::fnv1a(super::FNV_OFFSET, bytes)
 }
 
 impl World {
