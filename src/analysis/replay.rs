@@ -123,6 +123,8 @@ impl<W: Write> HtmlReplay<W> {
             .map(|(id, name)| {
                 let (shapes, reach) = shapes_json(world, *id);
                 let kind = world.body(*id).map_or(BodyKind::Static, |b| b.kind());
+                // By kind only, not `DrawRole::of_body`: a body's sleep changes during the run
+                // and the page keeps one colour per body.
                 let role = match kind {
                     BodyKind::Static => DrawRole::StaticShape,
                     BodyKind::Kinematic => DrawRole::KinematicShape,

@@ -770,13 +770,22 @@ pub(crate) fn check_material(
     )
 }
 
+/// Characters of a body's name that messages show; longer names are cut there and get `…`.
+const SHOWN_NAME_CHARS: usize = 64;
+
+/// A body's name cut for messages: its first [`SHOWN_NAME_CHARS`] characters, and whether more
+/// were cut off.
+pub(crate) fn cut_name(name: &str) -> (String, bool) {
+    let cut = name.chars().take(SHOWN_NAME_CHARS).collect();
+    (cut, name.chars().nth(SHOWN_NAME_CHARS).is_some())
+}
+
 /// A body's name as errors show it: control characters escaped (no terminal escape sequence gets
 /// through), cut at 64 characters.
 pub(crate) fn error_label(name: &str) -> String {
-    const MAX: usize = 64;
-    let mut out: String = name
+    let (cut, more) = cut_name(name);
+    let mut out: String = cut
         .chars()
-        .take(MAX)
         .flat_map(|c| {
             if c.is_control() {
                 c.escape_debug().collect::<Vec<_>>()
@@ -785,7 +794,7 @@ pub(crate) fn error_label(name: &str) -> String {
             }
         })
         .collect();
-    if name.chars().count() > MAX {
+    if more {
         out.push('…');
     }
     out

@@ -80,6 +80,18 @@ pub enum DrawRole {
 }
 
 impl DrawRole {
+    /// The role of a body's solid (non-sensor) shapes: by its kind, and for a dynamic body by
+    /// whether it is awake.
+    #[must_use]
+    pub fn of_body(body: &Body) -> DrawRole {
+        match body.kind() {
+            BodyKind::Static => DrawRole::StaticShape,
+            BodyKind::Kinematic => DrawRole::KinematicShape,
+            BodyKind::Dynamic if body.is_awake() => DrawRole::DynamicShape,
+            BodyKind::Dynamic => DrawRole::SleepingShape,
+        }
+    }
+
     /// The colour the engine suggests for the role (Box2D's palette in spirit: static green,
     /// kinematic blue, awake dynamic rose, asleep grey).
     #[must_use]
@@ -413,16 +425,6 @@ pub fn draw_shape(draw: &mut dyn DebugDraw, shape: &Shape, xf: &Transform, style
     }
 }
 
-/// The role of a body's non-sensor shapes.
-fn body_role(body: &Body) -> DrawRole {
-    match body.kind() {
-        BodyKind::Static => DrawRole::StaticShape,
-        BodyKind::Kinematic => DrawRole::KinematicShape,
-        BodyKind::Dynamic if body.is_awake() => DrawRole::DynamicShape,
-        BodyKind::Dynamic => DrawRole::SleepingShape,
-    }
-}
-
 /// The angle (radians) body `key` turned in the last step: the turn from its start pose to its end
 /// pose that is nearest the solver's (so spins of more than half a turn per step keep their
 /// turns, and a turn the continuous pass changed is still the one the poses show).
@@ -480,7 +482,7 @@ impl World {
                         let role = if def.sensor {
                             DrawRole::SensorShape
                         } else {
-                            body_role(body)
+                            DrawRole::of_body(body)
                         };
                         draw_shape(
                             draw,

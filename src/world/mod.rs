@@ -90,14 +90,8 @@ pub(crate) fn proxy_type(kind: BodyKind) -> ProxyType {
 /// A body name as messages show it: quoted, control characters escaped (no terminal escape
 /// sequences reach the user's terminal), cut at 64 characters.
 pub(crate) fn shown_name(name: &str) -> String {
-    const MAX: usize = 64;
-    let cut: String = name.chars().take(MAX).collect();
-    let more = if name.chars().count() > MAX {
-        "…"
-    } else {
-        ""
-    };
-    format!("{cut:?}{more}")
+    let (cut, more) = crate::dynamics::body::cut_name(name);
+    format!("{cut:?}{}", if more { "…" } else { "" })
 }
 
 /// The FNV-1a 64 starting value (the hash of no bytes).

@@ -172,22 +172,25 @@ fn update_pairs(
     // then grows with the heap's bodies, not with its pairs (see `docs/continuous.md`, "Heaps").
     // The skipped bodies are queried again next step, so a pair that is no longer deep gets its
     // contact then.
+    // Contacts per body, counted only once a new pair is deep (never, outside such heaps).
     let mut degree: Vec<u32> = Vec::new();
     let mut requery: Vec<u32> = Vec::new();
-    if new_pairs.len() > HEAP_CONTACT_CAP as usize {
-        degree.resize(bodies.key_bound(), 0);
-        for c in contacts.as_slice() {
-            degree[c.a as usize] += 1;
-            degree[c.b as usize] += 1;
-        }
-    }
     for &(a, b) in new_pairs {
-        if !degree.is_empty() {
+        if deep_inside(bodies.at(a), bodies.at(b)) {
+            if degree.is_empty() {
+                degree.resize(bodies.key_bound(), 0);
+                for c in contacts.as_slice() {
+                    degree[c.a as usize] += 1;
+                    degree[c.b as usize] += 1;
+                }
+            }
             let capped = |k: u32| degree[k as usize] >= HEAP_CONTACT_CAP;
-            if capped(a) && capped(b) && deep_inside(bodies.at(a), bodies.at(b)) {
+            if capped(a) && capped(b) {
                 requery.push(a);
                 continue;
             }
+        }
+        if !degree.is_empty() {
             degree[a as usize] += 1;
             degree[b as usize] += 1;
         }

@@ -128,7 +128,9 @@ impl Sim {
         self.version += 1;
     }
 
-    fn state(&self) -> serde_json::Value {
+    /// The readout; with `listed`, also the first dynamic bodies' positions and velocities (the
+    /// state endpoint's; the page's frames leave them out).
+    fn state(&self, listed: bool) -> serde_json::Value {
         let w = &self.world;
         let awake = w
             .bodies()
@@ -136,7 +138,7 @@ impl Sim {
             .count();
         let listed: Vec<serde_json::Value> = w
             .bodies()
-            .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+            .filter(|(_, b)| listed && b.kind() == BodyKind::Dynamic)
             .take(MAX_LISTED_BODIES)
             .map(|(id, b)| {
                 let p = b.center_of_mass();
@@ -298,9 +300,7 @@ impl Sim {
     fn frame(&self) -> String {
         let mut list = DrawList::new();
         self.world.debug_draw(&mut list, &self.layers);
-        let mut state = self.state();
-        state["dynamic"] = serde_json::Value::Null; // the page does not need the list
-        serde_json::json!({ "state": state, "commands": list.commands }).to_string()
+        serde_json::json!({ "state": self.state(false), "commands": list.commands }).to_string()
     }
 }
 
@@ -419,7 +419,7 @@ pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result
                 request.respond(json_response(200, serde_json::json!(names).to_string()))
             }
             (tiny_http::Method::Get, "/api/state") => {
-                let state = sim.lock().expect("the simulation lock").state();
+                let state = sim.lock().expect("the simulation lock").state(true);
                 request.respond(json_response(200, state.to_string()))
             }
             (tiny_http::Method::Post, "/api/command") => {
