@@ -122,12 +122,15 @@ impl ContinuousPass<'_> {
             .map(|&q| closing_at(q))
             .fold(closing_at(p), Real::max);
         let allowed = match pending.kind {
-            PendingKind::Contact => LINEAR_SLOP,
+            // The depth the final check steps in at, not the slop: a pair closing to between
+            // the two by the end of the step was let through here and then held by the check
+            // (a 59 m/s bullet meeting a wall at 0.995 of the step lost its whole step).
+            PendingKind::Contact => super::verify::VERIFY_DEPTH,
             PendingKind::Deep => DEEP_IMPACT_TOLERANCE,
             PendingKind::Verified => -1.0, // the final check saw it overlap: always resolve
         };
         if closing * (1.0 - t) * self.config.dt <= allowed {
-            // Met while separating, sliding, or too slowly to overlap past the slop by the end of
+            // Met while separating, sliding, or too slowly to overlap past that depth by the end of
             // the step: no impulse. A time from an exhausted budget is only a safe time, not a
             // contact: carry on from there (bounded by the work bound, not the impact budget). A
             // pair that did meet is swept on from here as a touching pair, which watches it for

@@ -272,7 +272,7 @@ struct PendingImpact {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PendingKind {
     /// The first contact of a pair (or a touching pair closing fast): resolved if the pair would
-    /// overlap past the slop by the end of the step.
+    /// overlap past the final check's depth (0.9 × slop) by the end of the step.
     Contact,
     /// A touching pair pressing past `DEEP_IMPACT_DEPTH`: resolved if it would deepen by more than
     /// `DEEP_IMPACT_TOLERANCE`, and left separating at the speed that undoes its excess depth.

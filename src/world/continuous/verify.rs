@@ -24,7 +24,7 @@ const HOLD_ROUNDS: usize = 8;
 /// Depth (metres) at which the final check steps in: a little inside the slop, so that what the
 /// resolution leaves (a fast-turning pair's time of impact at a penetrating target is only
 /// conservative to within tens of micrometres) still ends within the slop.
-const VERIFY_DEPTH: Real = 0.9 * LINEAR_SLOP;
+pub(super) const VERIFY_DEPTH: Real = 0.9 * LINEAR_SLOP;
 
 /// Times the final check's query may carry on from a safe time when it runs out of iterations.
 const VERIFY_TOI_RESTARTS: usize = 16;
