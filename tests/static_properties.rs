@@ -59,10 +59,11 @@ proptest! {
             prop_assert!(c.depth <= d + t, "direction {:?} needs only {} < {}", dir, d, c.depth);
         }
         // Every manifold point lies in the overlap region, within the tolerance.
+        // (A point gap, not a probe circle: a touching pair's depth + 10 t is below the
+        // smallest circle a shape constructor accepts.)
+        let near = c.depth.max(0.0) + 10.0 * t;
         for p in c.points() {
-            let probe = Shape::circle(c.depth.max(0.0) + 10.0 * t).unwrap();
-            let xp = Transform::from_translation(*p);
-            prop_assert!(gap(&a, &xa, &probe, &xp) <= 0.0 && gap(&b, &xb, &probe, &xp) <= 0.0,
+            prop_assert!(point_gap(&a, &xa, *p) <= near && point_gap(&b, &xb, *p) <= near,
                 "manifold point {:?} far from the overlap", p);
         }
     }

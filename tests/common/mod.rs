@@ -119,6 +119,15 @@ pub fn gap(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> f64 {
     best
 }
 
+/// Gap from a world point to a placed shape (metres): positive outside, ≤ 0 inside; like [`gap`],
+/// inside a rounded core it is `−r`, not a depth: use it as a distance only when positive.
+pub fn point_gap(shape: &Shape, xf: &Transform, p: Vec2) -> f64 {
+    world_cores(shape, xf)
+        .iter()
+        .map(|c| core_distance(&c.points, &[p]) - c.radius)
+        .fold(f64::INFINITY, f64::min)
+}
+
 /// Reference intersection predicate (touching counts).
 pub fn ref_intersects(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> bool {
     gap(a, xa, b, xb) <= 0.0
