@@ -29,7 +29,7 @@ pub const TOI_TOLERANCE: Real = 1e-6;
 
 /// Default iteration budget of a time-of-impact query. When it runs out (a long grazing approach),
 /// the query returns the last safe time with `ToiStatus::BudgetExhausted`: never a miss.
-pub const TOI_MAX_ITERATIONS: u32 = 64;
+pub const TOI_MAX_ITERATIONS: u32 = 128;
 
 /// Step (in `t`) under which the exact translational time of impact has converged. The distance is
 /// convex in `t`, so the Newton iterate approaches the root from below and the remaining error is at

@@ -10,7 +10,7 @@ use std::process::Command;
 
 #[path = "common/served.rs"]
 mod served;
-use served::serve;
+use served::{run_to_replay, serve};
 
 /// Why the browser tests cannot run here, if they cannot.
 fn missing() -> Option<String> {
@@ -72,19 +72,7 @@ fn artefacts() -> PathBuf {
 fn the_replay_page_plays_scrubs_and_picks_in_chromium() {
     let dir = std::env::temp_dir().join(format!("sweep2d-browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/bullet_through_thin_walls.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_sweep2d"))
-        .args([
-            "run",
-            scene.to_str().unwrap(),
-            "--plot",
-            "none",
-            "--html",
-            "--out",
-        ])
-        .arg(&dir)
-        .output()
-        .unwrap();
+    let o = run_to_replay("bullet_through_thin_walls.json", &dir, &[]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     drive("replay.mjs", &[&dir.join("replay.html"), &artefacts()]);
 }

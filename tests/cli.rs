@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 #[path = "common/served.rs"]
 mod served;
-use served::serve;
+use served::{run_to_replay, serve};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_sweep2d"))
@@ -374,28 +374,15 @@ fn replay_data(page: &str) -> (serde_json::Value, Vec<serde_json::Value>) {
 #[test]
 fn the_html_replay_holds_the_run_and_needs_nothing_else() {
     let dir = scratch("html");
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/bullet_through_thin_walls.json");
     let mut sizes = Vec::new();
     for every in [1u64, 4] {
         let out = dir.join(format!("every{every}"));
-        let o = bin()
-            .args([
-                "run",
-                scene.to_str().unwrap(),
-                "--steps",
-                "120",
-                "--plot",
-                "none",
-                "--html",
-            ])
-            .args([
-                "--record-every",
-                &every.to_string(),
-                "--out",
-                out.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
+        let every_text = every.to_string();
+        let o = run_to_replay(
+            "bullet_through_thin_walls.json",
+            &out,
+            &["--steps", "120", "--record-every", &every_text],
+        );
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         let page = std::fs::read_to_string(out.join("replay.html")).unwrap();
         let data = page.find("const FRAMES").unwrap();
@@ -447,21 +434,8 @@ fn the_html_replay_holds_the_run_and_needs_nothing_else() {
     );
 
     // Sensor entries and exits and held bodies are kept too, each where events.csv has it.
-    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sensors_and_filters.json");
     let out = dir.join("sensors");
-    let o = bin()
-        .args([
-            "run",
-            scene.to_str().unwrap(),
-            "--plot",
-            "none",
-            "--html",
-            "--record-every",
-            "7",
-        ])
-        .args(["--out", out.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let o = run_to_replay("sensors_and_filters.json", &out, &["--record-every", "7"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let page = std::fs::read_to_string(out.join("replay.html")).unwrap();
     let (meta, frames) = replay_data(&page);

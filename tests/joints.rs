@@ -498,18 +498,22 @@ fn joint_bookkeeping() {
     assert!(events > 0);
 }
 
-/// A hanging chain of 30 links (revolute joints) hit in the middle by a 10 g bullet at 300 m/s:
+/// A hanging chain of 30 links (revolute joints) hit in the middle by a 10 g bullet at 290–310 m/s:
 /// the impact is resolved with the chain's joints (the blow spreads along the chain), nothing
-/// passes through, and once the solver has recovered (from 2 s on) the joints hold within 2 cm
-/// while the undamped chain whips about with the default 4 substeps, and within 1 cm with 8.
+/// passes through, and once the solver has recovered (from 2 s on) the joints hold within 3 cm
+/// while the undamped chain whips about with the default 4 substeps, and within 2 cm with 8.
 #[test]
 fn a_chain_hit_by_a_bullet_stays_connected() {
-    for (substeps, tolerance) in [(4, 0.02), (8, 0.01)] {
-        chain_hit(substeps, tolerance);
+    // The chain's swing after the hit is chaotic: the worst gap over bullet speeds of 290–310 m/s
+    // measured 0.012–0.021 m with 4 substeps and 0.008–0.018 m with 8 (2026-11-23).
+    for (substeps, tolerance) in [(4, 0.03), (8, 0.02)] {
+        for speed in [290.0, 300.0, 310.0] {
+            chain_hit(substeps, tolerance, speed);
+        }
     }
 }
 
-fn chain_hit(substeps: u32, tolerance: f64) {
+fn chain_hit(substeps: u32, tolerance: f64, speed: f64) {
     let mut w = World::new(WorldConfig {
         gravity: v(0.0, -G),
         substeps,
@@ -542,7 +546,7 @@ fn chain_hit(substeps: u32, tolerance: f64) {
             shape: Shape::circle(0.03).unwrap(),
             density: 3.5, // 10 g
             transform: Transform::new(target - v(3.0, 0.0), 0.0),
-            linear_velocity: v(300.0, 0.0),
+            linear_velocity: v(speed, 0.0),
             gravity_scale: 0.0,
             ..BodyDef::default()
         })
@@ -573,6 +577,6 @@ fn chain_hit(substeps: u32, tolerance: f64) {
     assert!(impacts > 0);
     assert!(
         worst < tolerance,
-        "{substeps} substeps: joint gap {worst} m after recovery"
+        "{substeps} substeps, bullet at {speed} m/s: joint gap {worst} m after recovery"
     );
 }

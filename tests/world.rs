@@ -571,13 +571,93 @@ fn errors_name_the_offending_component_and_value() {
     }
 }
 
+/// A kinematic slab 6 m wide and 10 cm thick, centred `height` metres above the origin, tilted by
+/// `tilt` radians and moving down at `speed` m/s.
+fn descending_slab(w: &mut World, height: f64, tilt: f64, speed: f64) -> sweep2d::BodyId {
+    w.add_body(BodyDef {
+        kind: BodyKind::Kinematic,
+        shape: Shape::rectangle(3.0, 0.05).unwrap(),
+        transform: Transform::new(Vec2::new(0.0, height), tilt),
+        linear_velocity: Vec2::new(0.0, -speed),
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// The shape and pose `ground` gives the floor (for exact depth queries against it).
+fn ground_shape() -> (Shape, Transform) {
+    (
+        Shape::rectangle(20.0, 0.5).unwrap(),
+        Transform::new(Vec2::new(0.0, -0.5), 0.0),
+    )
+}
+
+/// A disc on the ground under a kinematic slab that comes down tilted by `α` is squeezed out of
+/// the wedge along the ground: with no friction left to jam it, the slab's closing speed `V` along
+/// its normal (`V cos α`) is met by a sideways speed `u` with `u sin α = V cos α`, so the disc leaves
+/// at `V / tan α` (hand-computed: 19.33 m/s for 6 m/s at 0.3 rad), and never ends a step inside the
+/// slab or the ground.
+#[test]
+fn a_body_in_a_closing_wedge_is_squeezed_out_along_the_free_direction() {
+    use sweep2d::constants::LINEAR_SLOP;
+    use sweep2d::query::contact;
+    for (speed, alpha) in [(6.0_f64, 0.3_f64), (12.0, 0.5), (3.0, -0.4)] {
+        let mut w = World::new(WorldConfig::default());
+        ground(&mut w);
+        let disc = w
+            .add_body(BodyDef {
+                shape: Shape::circle(0.3).unwrap(),
+                transform: Transform::new(Vec2::new(0.0, 0.3), 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        let slab = descending_slab(&mut w, 1.0, alpha, speed);
+        let (floor, floor_pose) = ground_shape();
+        let expected = speed / alpha.tan().abs();
+        let mut fastest: f64 = 0.0;
+        for _ in 0..(60.0 * 3.0 / speed) as usize {
+            w.step();
+            let (d, s) = (w.body(disc).unwrap(), w.body(slab).unwrap());
+            let depth = |k: Option<sweep2d::Contact>| k.map_or(0.0, |k| k.depth);
+            let in_slab = depth(contact(
+                d.shape(),
+                &d.transform(),
+                s.shape(),
+                &s.transform(),
+            ));
+            let in_floor = depth(contact(d.shape(), &d.transform(), &floor, &floor_pose));
+            assert!(
+                in_slab <= 2.0 * LINEAR_SLOP && in_floor <= 2.0 * LINEAR_SLOP,
+                "{speed} m/s at {alpha} rad, step {}: disc {in_slab} m inside the slab, \
+                 {in_floor} m inside the ground",
+                w.step_count()
+            );
+            fastest = fastest.max(d.linear_velocity().x.abs());
+            // It leaves toward the wedge's open side: away from where the slab meets the ground.
+            assert!(
+                d.linear_velocity().x * alpha.signum() >= -1e-9,
+                "{speed} m/s at {alpha} rad: the disc moves into the wedge ({:?})",
+                d.linear_velocity()
+            );
+        }
+        assert!(
+            (fastest - expected).abs() <= 0.02 * expected,
+            "{speed} m/s at {alpha} rad: squeezed out at {fastest} m/s, V / tan α = {expected}"
+        );
+    }
+}
+
 /// A kinematic body that drives bodies into the static world (a slab moving down through the
-/// ground, a blade whose tips sweep below the floor) must never push them through it: the static
-/// contact wins and the kinematic body passes the pinned body instead. Flat slab on boxes, a disc
-/// and a thin plank on flat ground (no free direction at all) and a tilted slab (a wedge), at
-/// several speeds; each pinned body's centre stays within 15 cm of where it rests.
+/// ground, a blade whose tips sweep below the floor) must never push them through it. Where the
+/// slab meets the ground at an angle (a wedge), the pinned bodies are squeezed out along the free
+/// direction and never end a step inside the slab either; where it is parallel to the ground (no
+/// free direction: boxes, a disc and a thin plank under a flat slab) the static contact wins and
+/// the slab passes them. Checked with the exact contact query against the ground and the slab at
+/// the end of every step, at several speeds.
 #[test]
 fn a_kinematic_body_never_drives_a_body_through_the_ground() {
+    use sweep2d::constants::LINEAR_SLOP;
+    use sweep2d::query::contact;
     for (speed, tilt) in [
         (2.0, 0.0),
         (6.0, 0.0),
@@ -597,36 +677,59 @@ fn a_kinematic_body_never_drives_a_body_through_the_ground() {
         .enumerate()
         {
             let half_height = shape.aabb(&Transform::IDENTITY).max.y;
-            pinned.push((
+            pinned.push(
                 w.add_body(BodyDef {
                     shape,
                     transform: Transform::new(Vec2::new(-1.5 + 1.5 * i as f64, half_height), 0.0),
                     ..Default::default()
                 })
                 .unwrap(),
-                half_height,
-            ));
+            );
         }
-        w.add_body(BodyDef {
-            kind: BodyKind::Kinematic,
-            shape: Shape::rectangle(3.0, 0.05).unwrap(),
-            transform: Transform::new(Vec2::new(0.0, 1.0), tilt),
-            linear_velocity: Vec2::new(0.0, -speed),
-            ..Default::default()
-        })
-        .unwrap();
+        // (High enough that nothing overlaps it at the start.)
+        let slab = descending_slab(&mut w, 2.0, tilt, speed);
+        let (floor, floor_pose) = ground_shape();
+        let (mut deepest_floor, mut deepest_slab): (f64, f64) = (0.0, 0.0);
         // Long enough for the slab to pass well below the ground.
-        let steps = (60.0 * 3.0 / speed) as usize + 30;
-        for step in 0..steps {
+        let steps = (60.0 * 4.0 / speed) as usize + 30;
+        for _ in 0..steps {
             w.step();
-            for &(id, half_height) in &pinned {
-                let y = w.body(id).unwrap().transform().translation.y;
-                assert!(
-                    y > half_height - 0.15,
-                    "speed {speed}, tilt {tilt}: body {id:?} pushed into the ground to y = {y} \
-                     at step {step}"
-                );
+            let slab_body = w.body(slab).unwrap();
+            for &id in &pinned {
+                let body = w.body(id).unwrap();
+                let depth = |k: Option<sweep2d::Contact>| k.map_or(0.0, |k| k.depth);
+                let floor_depth = depth(contact(
+                    body.shape(),
+                    &body.transform(),
+                    &floor,
+                    &floor_pose,
+                ));
+                let slab_depth = depth(contact(
+                    body.shape(),
+                    &body.transform(),
+                    slab_body.shape(),
+                    &slab_body.transform(),
+                ));
+                deepest_floor = deepest_floor.max(floor_depth);
+                deepest_slab = deepest_slab.max(slab_depth);
             }
+        }
+        assert!(
+            deepest_floor <= 2.0 * LINEAR_SLOP,
+            "speed {speed}, tilt {tilt}: a pinned body ended a step {deepest_floor} m inside the ground"
+        );
+        if tilt != 0.0 {
+            assert!(
+                deepest_slab <= 2.0 * LINEAR_SLOP,
+                "speed {speed}, tilt {tilt}: a body in the wedge ended a step {deepest_slab} m inside \
+                 the slab instead of being squeezed out"
+            );
+        } else {
+            // No free direction: the slab passes (the bodies stay out of the ground above).
+            assert!(
+                deepest_slab > 0.05,
+                "speed {speed}: the flat slab should have passed the pinned bodies (deepest {deepest_slab} m)"
+            );
         }
     }
 }

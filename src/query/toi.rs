@@ -31,6 +31,7 @@ use crate::constants::{REFERENCE_FACE_BIAS, TOI_EXACT_STEP, TOI_MAX_ITERATIONS, 
 use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::{Circle, Shape};
+use crate::MAX_POLYGON_VERTICES;
 
 /// Settings of a time-of-impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -258,14 +259,28 @@ impl<'a> Piece<'a> {
         self.motion.pose_at(t) * self.placement
     }
 
-    /// Farthest core point from the body's rotation centre, plus the rounding (metres).
+    /// Farthest core point from the body's rotation centre, plus the rounding (metres): the
+    /// piece lies within this distance of the centre at every orientation.
     fn reach(&self) -> Real {
+        self.core_reach() + self.rounding()
+    }
+
+    /// The rounding radius of the piece's core (metres).
+    fn rounding(&self) -> Real {
+        self.shape.core().map_or(0.0, |c| c.radius)
+    }
+
+    /// Farthest core point from the body's rotation centre (metres). A turn moves the piece's
+    /// outline only through its core (the rounding is the same in every direction), so this,
+    /// not [`Piece::reach`], bounds how fast a turn moves the outline: a disc turning about its
+    /// centre does not move at all.
+    fn core_reach(&self) -> Real {
         let core = self.shape.core().expect("pieces are convex");
         core.points
             .iter()
-            .map(|q| self.placement.transform_point(*q).length())
+            .map(|q| self.placement.transform_point(*q).length_squared())
             .fold(0.0, Real::max)
-            + core.radius
+            .sqrt()
     }
 
     /// A cheap box around everything the piece covers during the step.
@@ -318,8 +333,20 @@ fn make_toi(
     let (xa, xb) = (a.pose_at(t), b.pose_at(t));
     let m: LocalManifold =
         unbounded_manifold(a, &xa, b, &xb).expect("an unbounded manifold query always answers");
+    toi_from_manifold(&m, &xa, t, status, iterations, options)
+}
+
+/// [`make_toi`] with the manifold `m` already computed at the poses of `t` (`xa`: A's).
+fn toi_from_manifold(
+    m: &LocalManifold,
+    xa: &Transform,
+    t: Real,
+    status: ToiStatus,
+    iterations: u32,
+    options: &ToiOptions,
+) -> Toi {
     let keep = m.separation.max(0.0) + options.tolerance + MANIFOLD_TOLERANCE;
-    let contact = m.to_contact(&xa, keep);
+    let contact = m.to_contact(xa, keep);
     let pts = contact.points();
     let point = pts.iter().copied().sum::<Vec2>() / pts.len() as Real;
     Toi {
@@ -530,99 +557,190 @@ fn discs_meet(
 }
 
 /// First-order steps of conservative advancement (step fractions) below which it also tries the
-/// curved bound (`curved_step`), whose pairwise quadratics cost more per iteration.
-const CURVED_STEP_BELOW: Real = 0.05;
+/// attached bound (`AttachedBound`), which costs more per iteration.
+const ATTACHED_STEP_BELOW: Real = 0.05;
 
-/// A step `Δ` (step fraction) over which the separation of the pieces along the world axis `n`
-/// provably stays above `tau`, from the poses `xa`, `xb` at time `t`: a second-order bound.
+/// How many times longer than the last each span the attached bound tries is: its curvature bound
+/// grows with the span it must hold over.
+const ATTACHED_SPAN: Real = 3.0;
+
+/// Most spans the attached bound tries per iteration.
+const ATTACHED_PASSES: usize = 4;
+
+/// Second-order lower bounds of the gap along an axis *turning with one of the pieces*, from the
+/// poses at time `t`, for steps longer than the first-order bound `|ℓ·n| + |ΘA|·RA + |ΘB|·RB`.
 ///
-/// A core point at offset `r` from its body's rotation centre moves along `n` as
-/// `n·c(t) + n·R(θ(t))·r`: its rate is `n·ℓ + Θ·n·r⊥` and its second derivative is at most
-/// `Θ²·|r|` in size (`ℓ`, `Θ`: the motion's displacement and turn per unit step). So for each
-/// pair of core points `p` of A and `q` of B, `n·(q − p)` stays above
-/// `g₀ + g₁·Δ − ½·(ΘA²|rp| + ΘB²|rq|)·Δ²`, and the separation along `n`, the least of these less
-/// the radii, stays above the least of the quadratics. Any fixed axis bounds the signed distance
-/// from below, so the pieces cannot come within `tau` before the first root. Where the first-order
-/// bound `|ω|·R` gives steps proportional to the gap, this one steps over a closest approach in
-/// `O(√gap)`. Pieces without a core (never the case for valid shapes) give 0.
-fn curved_step(
-    a: &Piece<'_>,
-    xa: &Transform,
-    b: &Piece<'_>,
-    xb: &Transform,
-    t: Real,
-    n: Vec2,
-    tau: Real,
-) -> Real {
-    let (Some(ca), Some(cb)) = (a.shape.core(), b.shape.core()) else {
-        return 0.0;
-    };
-    // Per core point: position along n, rate along n, and curvature bound Θ²·|r|.
-    // Per piece: its pose, its rotation centre at `t`, its rate along n, its turn.
-    let mover = |piece: &Piece<'_>, x: &Transform| {
-        let m = piece.motion;
-        (
-            *x,
-            m.start.translation + t * m.linear,
-            n.dot(m.linear),
-            m.angular,
-        )
-    };
-    let track = |(x, centre, along, turn): (Transform, Vec2, Real, Real), p: Vec2| {
-        let w = x.transform_point(p);
-        let r = w - centre;
-        (
-            n.dot(w),
-            along + turn * n.dot(r.perp()),
-            turn * turn * r.length(),
-        )
-    };
-    let (move_a, move_b) = (mover(a, xa), mover(b, xb));
-    const MAX_TRACKED: usize = 16;
-    if cb.points.len() > MAX_TRACKED {
-        return 0.0; // rare large polygons keep the first-order steps
+/// Along a fixed world axis, A's own turn swings the corners of the face the axis is normal to
+/// out along it at first order, though the gap to B does not close that fast: a fixed axis
+/// underestimates the closing and advancement converges only linearly (by a factor of about 8 per
+/// iteration for boxes turning 3 rad a step). In A's frame A's support along the axis is a
+/// constant `h`, and each core point `q` of B gives `f(t) = n(t)·(q(t) − cA(t)) − h`, with `n(t)`
+/// turning with A. Its rate at `t` is exact, `n·(ℓ − ΘA·D⊥ + (ΘB − ΘA)·ρ⊥)` (`ℓ`: B's displacement
+/// relative to A per unit step, `D`: B's centre from A's, `ρ`: `q` from B's centre); its second
+/// derivative is at most `k = 2|ΘA|·|ℓ| + ΘA²·|D| + (ΘB − ΘA)²·|ρ|` in size (the derivatives of
+/// `R(−θA)·D` and `R(θB − θA)·ρ`), with `|D|` bounded over the span and `|ρ|` by B's core reach. So
+/// `f` stays above `f(t) + f'(t)·Δ − ½·k·Δ²`, and the least of these quadratics over B's points,
+/// less the radii, bounds the gap from below (any axis does, at every time): the pieces cannot
+/// come within the target before its first root. The same with the roles swapped gives the axis
+/// turning with B. Near a face–corner contact this converges like Newton's method on the true gap
+/// (the first-order rate is exact): 3.1 iterations per box–box query at ±3 rad instead of 6.2.
+struct AttachedBound {
+    /// Per side (A's axis `n`, B's axis `−n`): the other piece's core points (world, at `t`)
+    /// projected on the axis, relative to this side's support and less the radii and target, and
+    /// their rates; the common curvature terms.
+    sides: [AttachedSide; 2],
+}
+
+/// One side of [`AttachedBound`].
+struct AttachedSide {
+    gaps: [(Real, Real); MAX_POLYGON_VERTICES],
+    count: usize,
+    /// `k` is `turn_speed + turn_sq · (|D| + |ℓ|·span) + turn_rel_sq · reach`.
+    turn_speed: Real,
+    turn_sq: Real,
+    far: Real,
+    speed: Real,
+    turn_rel_sq_reach: Real,
+}
+
+impl AttachedBound {
+    /// The bound for pieces at poses `xa`, `xb` (time `t`), axis `n` (world, from A toward B),
+    /// target `tau`. `None` for pieces without a core (never the case for valid shapes) or with
+    /// more core points than a polygon may have.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        a: &Piece<'_>,
+        xa: &Transform,
+        b: &Piece<'_>,
+        xb: &Transform,
+        reach: (Real, Real),
+        t: Real,
+        n: Vec2,
+        tau: Real,
+    ) -> Option<Self> {
+        let (ca, cb) = (a.shape.core()?, b.shape.core()?);
+        if ca.points.len() > MAX_POLYGON_VERTICES || cb.points.len() > MAX_POLYGON_VERTICES {
+            return None;
+        }
+        let centre = |p: &Piece<'_>| p.motion.start.translation + t * p.motion.linear;
+        let (centre_a, centre_b) = (centre(a), centre(b));
+        let mut world_a = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        let mut world_b = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        for (w, &p) in world_a.iter_mut().zip(ca.points) {
+            *w = xa.transform_point(p);
+        }
+        for (w, &q) in world_b.iter_mut().zip(cb.points) {
+            *w = xb.transform_point(q);
+        }
+        let (world_a, world_b) = (&world_a[..ca.points.len()], &world_b[..cb.points.len()]);
+        let rounding = ca.radius + cb.radius + tau;
+        let rel = b.motion.linear - a.motion.linear;
+        let d = centre_b - centre_a;
+        let (far, speed) = (d.length(), rel.length());
+        let side = |n: Vec2,
+                    own: &[Vec2],
+                    other: &[Vec2],
+                    other_centre: Vec2,
+                    rel: Vec2,
+                    d: Vec2,
+                    turn: Real,
+                    turn_rel: Real,
+                    other_reach: Real| {
+            let support = own
+                .iter()
+                .map(|&p| n.dot(p))
+                .fold(Real::NEG_INFINITY, Real::max);
+            let rate_common = n.dot(rel - turn * d.perp());
+            let mut gaps = [(0.0, 0.0); MAX_POLYGON_VERTICES];
+            for (g, &w) in gaps.iter_mut().zip(other) {
+                *g = (
+                    n.dot(w) - support - rounding,
+                    rate_common + turn_rel * n.dot((w - other_centre).perp()),
+                );
+            }
+            AttachedSide {
+                gaps,
+                count: other.len(),
+                turn_speed: 2.0 * turn.abs() * speed,
+                turn_sq: turn * turn,
+                far,
+                speed,
+                turn_rel_sq_reach: turn_rel * turn_rel * other_reach,
+            }
+        };
+        let (turn_a, turn_b) = (a.motion.angular, b.motion.angular);
+        Some(Self {
+            sides: [
+                side(
+                    n,
+                    world_a,
+                    world_b,
+                    centre_b,
+                    rel,
+                    d,
+                    turn_a,
+                    turn_b - turn_a,
+                    reach.1,
+                ),
+                side(
+                    -n,
+                    world_b,
+                    world_a,
+                    centre_a,
+                    -rel,
+                    -d,
+                    turn_b,
+                    turn_a - turn_b,
+                    reach.0,
+                ),
+            ],
+        })
     }
-    let mut tracks_b = [(0.0, 0.0, 0.0); MAX_TRACKED];
-    for (slot, &q) in tracks_b.iter_mut().zip(cb.points) {
-        *slot = track(move_b, q);
+
+    /// The longest step within `span` (step fraction) over which either side's bound stays above
+    /// the target (0 if a point is already at it).
+    fn step(&self, span: Real) -> Real {
+        self.sides
+            .iter()
+            .map(|side| side.step(span))
+            .fold(0.0, Real::max)
     }
-    let tracks_b = &tracks_b[..cb.points.len()];
-    let rounding = ca.radius + cb.radius + tau;
-    // Past the end of the step is as good as any farther: start there, and only solve for the
-    // pairs whose quadratic is already negative at the best step so far (it is concave and
-    // positive at 0, so its root lies before that step exactly then).
-    let mut step = 1.0 - t;
-    for &p in ca.points {
-        let (sp, vp, kp) = track(move_a, p);
-        for &(sq, vq, kq) in tracks_b {
-            let g0 = sq - sp - rounding;
+}
+
+impl AttachedSide {
+    fn step(&self, span: Real) -> Real {
+        let k = self.turn_speed
+            + self.turn_sq * (self.far + self.speed * span)
+            + self.turn_rel_sq_reach;
+        let mut step = span;
+        for &(g0, g1) in &self.gaps[..self.count] {
             if g0 <= 0.0 {
                 return 0.0;
             }
-            let g1 = vq - vp;
-            let k = kp + kq;
             if g0 + (g1 - 0.5 * k * step) * step >= 0.0 {
                 continue;
             }
-            // First positive root of g0 + g1·Δ − ½·k·Δ², in the form without cancellation.
-            let d = (g1 * g1 + 2.0 * k * g0).sqrt();
+            // First positive root of g0 + g1·Δ − ½·k·Δ², in the form without cancellation
+            // (k > 0 here: with k = 0 and g1 ≥ 0 the value never falls).
+            let root_d = (g1 * g1 + 2.0 * k * g0).sqrt();
             let root = if g1 < 0.0 {
-                2.0 * g0 / (d - g1)
+                2.0 * g0 / (root_d - g1)
             } else {
-                (g1 + d) / k // k > 0 here: with k = 0 and g1 ≥ 0 the value never falls
+                (g1 + root_d) / k
             };
             step = step.min(root);
         }
+        step
     }
-    step
 }
 
 /// Method 3: conservative advancement with a bound on the approach speed (any rotation). Each
 /// iterate uses a lower bound of the gap along a fixed axis: the SAT face separation while it is
 /// above the target (any fixed axis bounds the distance from below), the exact gap near the end.
 fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Option<Toi> {
-    let reach = (a.reach(), b.reach());
-    let spin = a.motion.angular.abs() * reach.0 + b.motion.angular.abs() * reach.1;
+    let core_reach = (a.core_reach(), b.core_reach());
+    let reach = (core_reach.0 + a.rounding(), core_reach.1 + b.rounding());
+    let spin = a.motion.angular.abs() * core_reach.0 + b.motion.angular.abs() * core_reach.1;
     let relative = a.motion.linear - b.motion.linear;
     let tau = options.target_separation;
     // Start where the rotating pieces' bounding discs (about their rotation centres, so unchanged
@@ -639,10 +757,12 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
             None => {
                 let m = unbounded_manifold(a, &xa, b, &xb)?;
                 if t == 0.0 && m.separation <= tau.min(0.0) {
-                    return Some(make_toi(a, b, 0.0, ToiStatus::Overlapping, 0, options));
+                    let status = ToiStatus::Overlapping;
+                    return Some(toi_from_manifold(&m, &xa, 0.0, status, 0, options));
                 }
                 if m.separation <= tau + options.tolerance {
-                    return Some(make_toi(a, b, t, ToiStatus::Hit, iteration, options));
+                    let status = ToiStatus::Hit;
+                    return Some(toi_from_manifold(&m, &xa, t, status, iteration, options));
                 }
                 (m.separation, m.normal)
             }
@@ -654,10 +774,29 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
         } else {
             Real::INFINITY // the first-order bound says the gap along n only grows
         };
-        // Near a contact that does not come (a corner sweeping past a face) the first-order
-        // steps shrink with the gap; the curved bound then steps over the closest approach.
-        let step = if linear_step < CURVED_STEP_BELOW {
-            linear_step.max(curved_step(a, &xa, b, &xb, t, n, tau))
+        // Near a contact the first-order steps shrink with the gap; the attached bound steps
+        // like Newton's method there, and over a closest approach that does not come.
+        let step = if linear_step < ATTACHED_STEP_BELOW {
+            match AttachedBound::new(a, &xa, b, &xb, core_reach, t, n, tau) {
+                Some(bound) => {
+                    // Spans a few times the first-order step (a tighter curvature bound); while
+                    // the bound holds over the whole span, a longer one.
+                    let (mut span, mut step) = (linear_step, linear_step);
+                    for _ in 0..ATTACHED_PASSES {
+                        if span >= 1.0 - t {
+                            break;
+                        }
+                        span = (ATTACHED_SPAN * span).min(1.0 - t);
+                        let attached = bound.step(span);
+                        step = step.max(attached);
+                        if attached < span {
+                            break;
+                        }
+                    }
+                    step
+                }
+                None => linear_step,
+            }
         } else {
             linear_step
         };
@@ -692,7 +831,7 @@ mod tests {
     }
 
     /// Separation of the cores along `n` at the pieces' poses of time `t`: least projection of B
-    /// less greatest of A, less the radii (a direct evaluation, independent of `curved_step`).
+    /// less greatest of A, less the radii (a direct evaluation, independent of `AttachedBound`).
     fn separation_along(a: &Piece<'_>, b: &Piece<'_>, t: Real, n: Vec2) -> Real {
         let (ca, cb) = (a.shape.core().expect("core"), b.shape.core().expect("core"));
         let (xa, xb) = (a.pose_at(t), b.pose_at(t));
@@ -710,32 +849,39 @@ mod tests {
     }
 
     proptest! {
-        /// Over the step `curved_step` returns, the separation along its axis never falls below
-        /// the target: checked at 400 instants, for spins up to 60 rad per step and pieces placed
-        /// off their bodies' rotation centres.
+        /// Over the step each side of `AttachedBound` returns, the separation along its axis
+        /// (turning with A for the first side, with B for the second) never falls below the
+        /// target: checked at 400 instants, for spins up to 60 rad per step, fast translations,
+        /// spans up to the rest of the step and pieces placed off their bodies' rotation centres.
         #[test]
-        fn curved_step_keeps_the_separation_above_the_target(
+        fn attached_steps_keep_the_separation_along_their_turning_axes_above_the_target(
             kinds in (0u8..4, 0u8..4),
             sizes in (0.05..1.0f64, 0.05..1.0f64),
             offset in (-0.5..0.5f64, -0.5..0.5f64, -3.0..3.0f64),
             gap in 0.0..0.5f64,
             angles in (-3.0..3.0f64, -3.0..3.0f64),
+            motion_a in (-5.0..5.0f64, -5.0..5.0f64, -60.0..60.0f64),
             motion_b in (-5.0..5.0f64, -5.0..5.0f64, -60.0..60.0f64),
-            spin_a in -60.0..60.0f64,
             t in 0.0..0.9f64,
+            span_fraction in 0.001..1.0f64,
             tau in -0.01..0.01f64,
+            axis in -3.2..3.2f64,
         ) {
             let (sa, sb) = (shape(kinds.0, sizes.0), shape(kinds.1, sizes.1));
-            let ma = Motion::new(Transform::new(Vec2::ZERO, angles.0), Vec2::ZERO, spin_a);
+            let ma = Motion::new(
+                Transform::new(Vec2::ZERO, angles.0),
+                Vec2::new(motion_a.0, motion_a.1),
+                motion_a.2,
+            );
             let placement = Transform::new(Vec2::new(offset.0, offset.1), offset.2);
+            let n = Vec2::from_angle(axis);
             let make_b = |x: Real| {
                 Motion::new(
-                    Transform::new(Vec2::new(x, 0.0), angles.1),
+                    Transform::new(n * x, angles.1),
                     Vec2::new(motion_b.0, motion_b.1),
                     motion_b.2,
                 )
             };
-            let n = Vec2::X;
             // Place B so that, at time t, it lies `gap` beyond the target along n (moving B along
             // n shifts the separation along n by the same amount).
             let probe = make_b(0.0);
@@ -748,12 +894,27 @@ mod tests {
             let mb = make_b(tau - s0 + gap + 1e-6);
             let (pa, pb) = (Piece::new(&sa, Transform::IDENTITY, &ma), Piece::new(&sb, placement, &mb));
             prop_assert!(separation_along(&pa, &pb, t, n) > tau);
-            let step = curved_step(&pa, &pa.pose_at(t), &pb, &pb.pose_at(t), t, n, tau);
-            prop_assert!(step >= 0.0);
-            for k in 0..=400 {
-                let at = t + step.min(1.0 - t) * Real::from(k) / 400.0;
-                let s = separation_along(&pa, &pb, at, n);
-                prop_assert!(s >= tau - 1e-9, "separation {s} below {tau} at {at} (step {step})");
+            let reach = (pa.core_reach(), pb.core_reach());
+            let bound = AttachedBound::new(&pa, &pa.pose_at(t), &pb, &pb.pose_at(t), reach, t, n, tau)
+                .expect("valid shapes have cores");
+            let span = span_fraction * (1.0 - t);
+            for (side, turn, sign) in [(0, ma.angular, 1.0), (1, mb.angular, -1.0)] {
+                let step = bound.sides[side].step(span);
+                prop_assert!((0.0..=span).contains(&step));
+                for k in 0..=400 {
+                    let at = t + step * Real::from(k) / 400.0;
+                    // The axis at `at`: turned with its piece since `t`.
+                    let axis_at = crate::math::Rot::turn(turn * (at - t)).rotate(sign * n);
+                    let s = if side == 0 {
+                        separation_along(&pa, &pb, at, axis_at)
+                    } else {
+                        separation_along(&pb, &pa, at, axis_at)
+                    };
+                    prop_assert!(
+                        s >= tau - 1e-9,
+                        "side {side}: separation {s} below {tau} at {at} (step {step})"
+                    );
+                }
             }
         }
     }

@@ -55,6 +55,14 @@ pub(crate) struct SolverBuffers {
     joints: Vec<JointConstraint>,
 }
 
+impl SolverBuffers {
+    /// Per body key, whether a kinematic body presses on it this step (a manifold point with it,
+    /// or with a body so pressed); empty when no body is pressed.
+    pub(super) fn pressed(&self) -> &[bool] {
+        &self.pressed
+    }
+}
+
 /// Runs stage 3: see the module notes.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve(
@@ -210,6 +218,7 @@ fn build_constraints(
 fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
     solver.pinned.clear();
     if !solver.any_kinematic {
+        solver.pressed.clear();
         return;
     }
     let kind = |k: u32| bodies.at(k).kind;
@@ -229,6 +238,7 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
         }
     }
     if !any {
+        pressed.clear();
         return;
     }
     // A kinematic body also presses on what its bodies press on: spread through touching pairs

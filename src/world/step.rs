@@ -109,6 +109,7 @@ impl World {
             ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
                 .with_hooks(hooks, &mut buffers.verdicts)
                 .with_joints(joints)
+                .with_pressed(buffers.solver.pressed())
                 .run(&buffers.angles)
         } else {
             (0, 0)

@@ -1,5 +1,6 @@
-//! A `sweep2d serve` process on a free loopback port for the tests that talk to it
-//! (`tests/cli.rs`, `tests/browser.rs`); included with `#[path]`.
+//! The `sweep2d` binary for the tests that run it for its pages (`tests/cli.rs`,
+//! `tests/browser.rs`): a `sweep2d serve` process on a free loopback port, and runs of a shipped
+//! scene that write `replay.html`; included with `#[path]`.
 
 /// The running server, stopped when dropped.
 pub struct Served {
@@ -34,4 +35,20 @@ pub fn serve() -> Served {
         .trim_end_matches('/')
         .to_string();
     Served { child, addr }
+}
+
+/// Runs `sweep2d run scenes/<scene> --plot none --html --out <out> <extra…>` and returns its
+/// output (the replay page is `out/replay.html`).
+#[allow(dead_code)] // (each including test file uses what it needs)
+pub fn run_to_replay(scene: &str, out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let scene = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes")
+        .join(scene);
+    std::process::Command::new(env!("CARGO_BIN_EXE_sweep2d"))
+        .args(["run", scene.to_str().unwrap(), "--plot", "none", "--html"])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
 }

@@ -12,7 +12,9 @@ use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::PairFilter;
 use crate::dynamics::contact::is_ghost;
-use crate::dynamics::contact_math::{bodies_relative_velocity, inverse_effective_mass};
+use crate::dynamics::contact_math::{
+    bodies_relative_velocity, inverse_effective_mass, relative_velocity, InverseMass,
+};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
@@ -105,10 +107,18 @@ impl ContinuousPass<'_> {
         let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
         let mut contacts: Vec<GroupContact> = Vec::new();
         let mut degree: u32 = members.iter().map(|&i| self.neighbours.degree(i)).sum();
-        for i in members.clone() {
+        // The two bodies' touching neighbours join them; when the group touches a kinematic body,
+        // so do theirs, and so on (a kinematic body presses through a whole stack to the static
+        // world, and the group must see that to squeeze it out; see `squeeze.rs`).
+        let first_ring = members.len();
+        let mut transitive = false;
+        let mut next = 0;
+        while next < members.len() && (next < first_ring || transitive) {
+            let i = members[next];
+            next += 1;
             for c in self.candidates(i, t) {
-                if i == b && c == a && members.contains(&a) {
-                    continue; // the impact pair's contact is added once (from `a`, when `a` is a member)
+                if members[..next - 1].contains(&c) {
+                    continue; // their contact was added when `c` took its turn
                 }
                 if self.heap_pair(i, c) {
                     continue; // deep inside each other in a heap: the solver's to push apart
@@ -118,6 +128,7 @@ impl ContinuousPass<'_> {
                 let before = contacts.len();
                 self.group_contact(i, c, t, &mut contacts);
                 let touches = contacts.len() > before;
+                transitive |= touches && self.bodies.at(c).kind == BodyKind::Kinematic;
                 if touches
                     && self.movable(c)
                     && !members.contains(&c)
@@ -141,7 +152,12 @@ impl ContinuousPass<'_> {
             let inside = |i: u32| !self.movable(i) || members.contains(&i);
             inside(k.a) && inside(k.b)
         });
+        let saved: Vec<_> = members.iter().map(|&i| self.saved_velocity(i)).collect();
         self.solve_group(&mut contacts, &mut joints);
+        // Pressed against immovable bodies beyond what a few sweeps settle: see `squeeze.rs`.
+        if self.pinned_group(&contacts) {
+            self.squeeze(&mut contacts, &mut joints, &saved);
+        }
         members
     }
 
@@ -149,8 +165,8 @@ impl ContinuousPass<'_> {
     /// slop) and it is not a bounce of its own.
     fn group_contact(&self, i: u32, c: u32, t: Real, out: &mut Vec<GroupContact>) {
         let (a, b) = pair_key(i, c);
-        if self.disabled.contains(&(a, b)) {
-            return; // the hooks disabled the pair's impact this step
+        if self.disabled.contains(&(a, b)) || self.yielded.contains(&(a, b)) {
+            return; // the hooks disabled the pair's impact, or a kinematic body passes this step
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (xa, xb) = (
@@ -233,9 +249,8 @@ impl ContinuousPass<'_> {
     /// and Coulomb friction, accumulated and clamped.
     ///
     /// Contacts with static bodies are solved last in every iteration, so the static world wins
-    /// where the group cannot satisfy every contact: a body pressed into the ground by a
-    /// kinematic body, directly or through other bodies, stays out of it (the kinematic body
-    /// passes instead; see `impact::yields_to_kinematic`).
+    /// where a few sweeps cannot satisfy every contact; a group left closing on an immovable body
+    /// is then solved exactly (`squeeze.rs`).
     pub(super) fn solve_group(&mut self, contacts: &mut [GroupContact], joints: &mut [GroupJoint]) {
         let kind = |i: u32| self.bodies.at(i).kind;
         contacts.sort_by_key(|k| kind(k.a) == BodyKind::Static || kind(k.b) == BodyKind::Static);
@@ -249,43 +264,62 @@ impl ContinuousPass<'_> {
                 .max(2 * joints.len() * joints.len())
                 .min(MAX_JOINT_SWEEPS)
         };
+        // The sweeps work on a table of the group's bodies (velocities, inverse masses, whether
+        // impulses move them), written back at the end: the same arithmetic, without looking
+        // each body up twice per impulse.
+        let mut table = GroupTable::default();
+        let contact_slots: Vec<(usize, usize)> = contacts
+            .iter()
+            .map(|k| (table.slot(self, k.a), table.slot(self, k.b)))
+            .collect();
+        let joint_slots: Vec<(usize, usize)> = joints
+            .iter()
+            .map(|j| (table.slot(self, j.a), table.slot(self, j.b)))
+            .collect();
+        // Effective masses of the joints' rows, which do not change during the sweeps.
+        let joint_rows: Vec<JointRows> = joints
+            .iter()
+            .zip(&joint_slots)
+            .map(|(j, &(a, b))| JointRows::new(j, table.inv(a), table.inv(b)))
+            .collect();
         for sweep in 0..iterations {
             // Joints converged (no relative velocity left to remove) after the contacts' usual
             // sweeps: done. A gentle touch of a jointed body stops after a few sweeps; only a hard
             // blow runs the long ones.
             let mut residual: Real = 0.0;
-            for j in joints.iter() {
-                residual = residual.max(self.solve_group_joint(j));
+            for ((j, &(a, b)), rows) in joints.iter().zip(&joint_slots).zip(&joint_rows) {
+                residual = residual.max(table.solve_joint(j, a, b, rows));
             }
             if sweep >= GROUP_ITERATIONS && residual < GROUP_JOINT_TOLERANCE {
                 break;
             }
-            for k in contacts.iter_mut() {
-                let (ma, mb) = (self.inv_mass(k.a), self.inv_mass(k.b));
+            for (k, &(a, b)) in contacts.iter_mut().zip(&contact_slots) {
+                let (ma, mb) = (table.inv(a), table.inv(b));
                 let (n, tangent) = (k.normal, k.normal.perp());
                 for p in &mut k.points[..k.count] {
                     let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
                     if kn <= 0.0 {
                         continue;
                     }
-                    let vn = self.relative_velocity_of(k.a, p.ra, k.b, p.rb).dot(n);
+                    let vn = table.relative_velocity(a, p.ra, b, p.rb).dot(n);
                     let total = (p.normal_impulse + (p.target - vn) / kn).max(0.0);
                     let dj = total - p.normal_impulse;
                     p.normal_impulse = total;
-                    self.push_impulse(k.a, k.b, p.ra, p.rb, dj * n);
+                    table.push_impulse(a, b, p.ra, p.rb, dj * n);
                     let kt = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
                     if kt <= 0.0 {
                         continue;
                     }
-                    let vt = self.relative_velocity_of(k.a, p.ra, k.b, p.rb).dot(tangent);
+                    let vt = table.relative_velocity(a, p.ra, b, p.rb).dot(tangent);
                     let max = k.friction * p.normal_impulse;
                     let total_t = (p.tangent_impulse - vt / kt).clamp(-max, max);
                     let djt = total_t - p.tangent_impulse;
                     p.tangent_impulse = total_t;
-                    self.push_impulse(k.a, k.b, p.ra, p.rb, djt * tangent);
+                    table.push_impulse(a, b, p.ra, p.rb, djt * tangent);
                 }
             }
         }
+        table.write_back(self);
     }
 
     /// The joints among `members` and the dynamic bodies jointed to them (added to `members`, up
@@ -373,30 +407,100 @@ impl ContinuousPass<'_> {
         })
     }
 
-    /// One sweep over a group joint: the relative velocity of its rigid parts removed. Returns
-    /// the largest relative speed it removed (m/s, or rad/s for a turn).
-    fn solve_group_joint(&mut self, j: &GroupJoint) -> Real {
-        let (ma, mb) = (self.inv_mass(j.a), self.inv_mass(j.b));
-        let dir = |this: &mut Self, n: Vec2| -> Real {
-            let k = inverse_effective_mass(ma, j.ra, mb, j.rb, n);
+    /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
+    pub(super) fn relative_velocity_of(&self, a: u32, ra: Vec2, b: u32, rb: Vec2) -> Vec2 {
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        bodies_relative_velocity(ba, ra, bb, rb)
+    }
+}
+
+/// One body of a group solve: its key, velocities (m/s, rad/s), inverse masses (zero for
+/// immovable bodies, as `ContinuousPass::inv_mass`), whether impulses move it
+/// (`ContinuousPass::movable`) and whether it is dynamic.
+struct GroupBody {
+    key: u32,
+    v: Vec2,
+    w: Real,
+    inv: InverseMass,
+    movable: bool,
+    dynamic: bool,
+}
+
+/// The bodies of one group solve, by slot.
+#[derive(Default)]
+struct GroupTable {
+    bodies: Vec<GroupBody>,
+}
+
+impl GroupTable {
+    /// The slot of body `key`, added on first sight.
+    fn slot(&mut self, pass: &ContinuousPass<'_>, key: u32) -> usize {
+        if let Some(i) = self.bodies.iter().position(|b| b.key == key) {
+            return i;
+        }
+        let body = pass.bodies.at(key);
+        self.bodies.push(GroupBody {
+            key,
+            v: body.linear_velocity,
+            w: body.angular_velocity,
+            inv: pass.inv_mass(key),
+            movable: pass.movable(key),
+            dynamic: body.is_dynamic(),
+        });
+        self.bodies.len() - 1
+    }
+
+    /// The inverse masses of slot `i`.
+    fn inv(&self, i: usize) -> InverseMass {
+        self.bodies[i].inv
+    }
+
+    /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
+    #[inline]
+    fn relative_velocity(&self, a: usize, ra: Vec2, b: usize, rb: Vec2) -> Vec2 {
+        let (a, b) = (&self.bodies[a], &self.bodies[b]);
+        relative_velocity(a.v, a.w, ra, b.v, b.w, rb)
+    }
+
+    /// Applies impulse `j` (N·s, world) at offsets `ra`, `rb`: −j to A, +j to B (movable only).
+    #[inline]
+    fn push_impulse(&mut self, a: usize, b: usize, ra: Vec2, rb: Vec2, j: Vec2) {
+        let a = &mut self.bodies[a];
+        if a.movable {
+            let (dv, dw) = a.inv.response(ra, j);
+            a.v -= dv;
+            a.w -= dw;
+        }
+        let b = &mut self.bodies[b];
+        if b.movable {
+            let (dv, dw) = b.inv.response(rb, j);
+            b.v += dv;
+            b.w += dw;
+        }
+    }
+
+    /// One sweep over a group joint (slots `a`, `b`): the relative velocity of its rigid parts
+    /// removed. Returns the largest relative speed it removed (m/s, or rad/s for a turn).
+    fn solve_joint(&mut self, j: &GroupJoint, a: usize, b: usize, rows: &JointRows) -> Real {
+        let dir = |this: &mut Self, n: Vec2, k: Real| -> Real {
             if k <= 0.0 {
                 return 0.0;
             }
-            let vn = this.relative_velocity_of(j.a, j.ra, j.b, j.rb).dot(n);
-            this.push_impulse(j.a, j.b, j.ra, j.rb, (-vn / k) * n);
+            let vn = this.relative_velocity(a, j.ra, b, j.rb).dot(n);
+            this.push_impulse(a, b, j.ra, j.rb, (-vn / k) * n);
             vn.abs()
         };
         let angular = |this: &mut Self| -> Real {
-            let k = ma.angular + mb.angular;
+            let k = rows.angular;
             if k <= 0.0 {
                 return 0.0;
             }
-            let dw = this.bodies.at(j.b).angular_velocity - this.bodies.at(j.a).angular_velocity;
+            let dw = this.bodies[b].w - this.bodies[a].w;
             let l = -dw / k;
-            for (i, sign, m) in [(j.a, -1.0, ma), (j.b, 1.0, mb)] {
-                let body = this.bodies.at_mut(i);
-                if body.is_dynamic() {
-                    body.angular_velocity += sign * m.angular * l;
+            for (i, sign) in [(a, -1.0), (b, 1.0)] {
+                let body = &mut this.bodies[i];
+                if body.dynamic {
+                    body.w += sign * body.inv.angular * l;
                 }
             }
             dw.abs()
@@ -404,19 +508,47 @@ impl ContinuousPass<'_> {
         match j.kind {
             GroupJointKind::Point { angular: turn } => {
                 let w = if turn { angular(self) } else { 0.0 };
-                w.max(dir(self, Vec2::X)).max(dir(self, Vec2::Y))
+                w.max(dir(self, Vec2::X, rows.first))
+                    .max(dir(self, Vec2::Y, rows.second))
             }
-            GroupJointKind::Along { n } => dir(self, n),
+            GroupJointKind::Along { n } => dir(self, n, rows.first),
             GroupJointKind::Across { n, angular: turn } => {
                 let w = if turn { angular(self) } else { 0.0 };
-                w.max(dir(self, n.perp()))
+                w.max(dir(self, n.perp(), rows.first))
             }
         }
     }
 
-    /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
-    pub(super) fn relative_velocity_of(&self, a: u32, ra: Vec2, b: u32, rb: Vec2) -> Vec2 {
-        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        bodies_relative_velocity(ba, ra, bb, rb)
+    /// Writes the velocities back to the dynamic bodies.
+    fn write_back(&self, pass: &mut ContinuousPass<'_>) {
+        for b in self.bodies.iter().filter(|b| b.dynamic) {
+            let body = pass.bodies.at_mut(b.key);
+            body.linear_velocity = b.v;
+            body.angular_velocity = b.w;
+        }
+    }
+}
+
+/// The inverse effective masses of a group joint's rows (1/kg, and 1/(kg·m²) for the turn): for
+/// a point joint along x then y, for the other kinds along their one direction.
+struct JointRows {
+    first: Real,
+    second: Real,
+    angular: Real,
+}
+
+impl JointRows {
+    fn new(j: &GroupJoint, ma: InverseMass, mb: InverseMass) -> Self {
+        let along = |n: Vec2| inverse_effective_mass(ma, j.ra, mb, j.rb, n);
+        let (first, second) = match j.kind {
+            GroupJointKind::Point { .. } => (along(Vec2::X), along(Vec2::Y)),
+            GroupJointKind::Along { n } => (along(n), 0.0),
+            GroupJointKind::Across { n, .. } => (along(n.perp()), 0.0),
+        };
+        Self {
+            first,
+            second,
+            angular: ma.angular + mb.angular,
+        }
     }
 }

@@ -3,12 +3,8 @@
 //! segments for the rest of the step, re-sweeps. Past the impact budget the bodies are held.
 
 use super::group::{GroupContact, GroupPoint, MAX_BOUNCES_PER_PAIR};
-use super::{
-    ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
-};
-use crate::constants::LINEAR_SLOP;
+use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::dynamics::contact_math::bodies_relative_velocity;
-use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform, Vec2};
 use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
@@ -21,6 +17,9 @@ use crate::world::hooks::PreSolve;
 /// brings the next point in (measured: 165 impacts in one step for a 1 m bar spinning at
 /// 82 rad/s into another); the solver takes the contact over at the next step.
 const MAX_IMPACTS_BEFORE_JOINING: u32 = 8;
+
+/// A body's key with its linear (m/s) and angular (rad/s) velocity, as saved before a trial solve.
+pub(super) type SavedVelocity = (u32, Vec2, Real);
 
 /// Where and how two bodies meet: keys, centres of mass at the impact, normal (A toward B) and
 /// manifold points (world).
@@ -177,26 +176,7 @@ impl ContinuousPass<'_> {
         } else {
             self.settle_group(a, b, t)
         };
-        if self.yields_to_kinematic(&hit, p) {
-            self.yielded.insert(pair_key(a, b));
-        }
         self.restart(&members, (a, b), t, over_budget);
-    }
-
-    /// Whether the impact was a kinematic body driving a dynamic body that still closes on it
-    /// after its group settled (at the impact point, faster than the slop over the rest of the
-    /// step): the group solve keeps bodies out of the static world first (`solve_group`), so
-    /// this is a body pinned between the kinematic body and the static world. It yields: the
-    /// kinematic body passes it.
-    fn yields_to_kinematic(&self, hit: &Hit, p: Vec2) -> bool {
-        let kinematic = |i: u32| self.bodies.at(i).kind == BodyKind::Kinematic;
-        if !(kinematic(hit.a) || kinematic(hit.b)) {
-            return false;
-        }
-        let closing = -self
-            .relative_velocity_of(hit.a, p - hit.ca, hit.b, p - hit.cb)
-            .dot(hit.normal);
-        closing * self.config.dt > LINEAR_SLOP
     }
 
     /// Gives two dynamic bodies one motion from the impact on: both move at the velocity of
@@ -248,11 +228,11 @@ impl ContinuousPass<'_> {
         }
         // Newton's restitution with Coulomb friction can add energy on eccentric hits (Kane's
         // paradox): if it would, resolve the impact as inelastic instead.
-        let saved = self.save_velocities(a, b);
+        let saved = [a, b].map(|i| self.saved_velocity(i));
         let before = self.pair_energy(a, b);
         let impulse = self.apply_impact(hit, true, separate);
         if self.pair_energy(a, b) > before {
-            self.restore_velocities(a, b, saved);
+            self.restore_velocities(&saved);
             return self.apply_impact(hit, false, separate);
         }
         impulse
@@ -277,15 +257,11 @@ impl ContinuousPass<'_> {
                 continue;
             }
             let body = self.bodies.at(i);
-            let old = self.segments[i as usize];
-            self.segments[i as usize] = Segment {
-                t0: t,
-                pose0: old.pose_at(t),
-                lin: body.linear_velocity * self.config.dt,
-                ang: body.angular_velocity * self.config.dt,
-                version: old.version + 1,
-                changed: true,
-            };
+            let (lin, ang) = (
+                body.linear_velocity * self.config.dt,
+                body.angular_velocity * self.config.dt,
+            );
+            self.segments[i as usize] = self.segments[i as usize].replaced(t, lin, ang, body.reach);
             self.restarted.push(i);
             self.enlarge_proxy(i, t);
         }
@@ -311,6 +287,13 @@ impl ContinuousPass<'_> {
     /// Whether body `i`, given an impulse, now closes on its neighbour `c` faster than the
     /// restitution threshold at one of their contact's points, with restitution to apply.
     fn passes_bounce_on(&self, i: u32, c: u32) -> bool {
+        if !self
+            .neighbours
+            .summary_between(i, c)
+            .is_some_and(|s| s.bouncy && s.has_points)
+        {
+            return false;
+        }
         let Some(contact) = self
             .neighbours
             .contact_between(i, c)
@@ -318,9 +301,6 @@ impl ContinuousPass<'_> {
         else {
             return false;
         };
-        if !contact.bouncy() {
-            return false;
-        }
         let (ba, bb) = (self.bodies.at(contact.a), self.bodies.at(contact.b));
         contact.manifolds.iter().any(|m| {
             m.points[..m.count].iter().any(|p| {
@@ -375,15 +355,15 @@ impl ContinuousPass<'_> {
         self.bodies.at(a).kinetic_energy() + self.bodies.at(b).kinetic_energy()
     }
 
-    fn save_velocities(&self, a: u32, b: u32) -> [(Vec2, Real); 2] {
-        [a, b].map(|i| {
-            let body = self.bodies.at(i);
-            (body.linear_velocity, body.angular_velocity)
-        })
+    /// Body `i`'s key and velocities (m/s, rad/s), to put back with `restore_velocities`.
+    pub(super) fn saved_velocity(&self, i: u32) -> SavedVelocity {
+        let body = self.bodies.at(i);
+        (i, body.linear_velocity, body.angular_velocity)
     }
 
-    fn restore_velocities(&mut self, a: u32, b: u32, saved: [(Vec2, Real); 2]) {
-        for (i, (v, w)) in [a, b].into_iter().zip(saved) {
+    /// Puts the saved velocities back.
+    pub(super) fn restore_velocities(&mut self, saved: &[SavedVelocity]) {
+        for &(i, v, w) in saved {
             let body = self.bodies.at_mut(i);
             body.linear_velocity = v;
             body.angular_velocity = w;

@@ -25,12 +25,14 @@
 //! budget and in the final verification.
 //!
 //! Files: this one holds the pass's state and its run loop; `schedule.rs` decides which pairs get
-//! a time of impact and queues them; `impact.rs` resolves impacts; `verify.rs` is the final
-//! no-tunnelling check.
+//! a time of impact and queues them; `impact.rs` resolves impacts; `group.rs` settles the bodies
+//! an impact touches; `squeeze.rs` solves a group pinned against immovable bodies exactly;
+//! `verify.rs` is the final no-tunnelling check.
 
 mod group;
 mod impact;
 mod schedule;
+mod squeeze;
 mod verify;
 
 use super::body_set::BodySet;
@@ -110,6 +112,11 @@ struct Neighbours {
     partners: Vec<u32>,
     /// The contact (index into the contact set) of each entry of `partners`.
     contact_ids: Vec<u32>,
+    /// What the trust rule reads of each entry's contact (`ContactSummary`), next to the partner
+    /// list the lookup has just searched: the contacts themselves are large and their manifolds
+    /// live on the heap, and reading them per candidate pair missed the cache (in a landing
+    /// pile of 16,000 bodies, a fifth of the step).
+    summaries: Vec<ContactSummary>,
     /// Fat proxy boxes before the pass first enlarged them, by key.
     start_boxes: HashMap<u32, Aabb, BuildHasherDefault<PairHasher>>,
     /// Bodies found by the tree query of a body whose motion left its start box, by key of the
@@ -165,6 +172,12 @@ impl Neighbours {
                 self.contact_ids[slot] = *c;
             }
         }
+        // Each contact summarised once, then copied to both of its entries.
+        let per_contact: Vec<ContactSummary> =
+            contacts.as_slice().iter().map(ContactSummary::of).collect();
+        self.summaries.clear();
+        self.summaries
+            .extend(self.contact_ids.iter().map(|&k| per_contact[k as usize]));
         self.start_boxes.clear();
         self.found_by.clear();
     }
@@ -185,6 +198,17 @@ impl Neighbours {
     /// pair into the contact set's index (a third of the pass in a forming pile, where the index
     /// misses the cache).
     fn contact_between(&self, a: u32, b: u32) -> Option<usize> {
+        self.entry_between(a, b)
+            .map(|slot| self.contact_ids[slot] as usize)
+    }
+
+    /// [`Neighbours::contact_between`]'s summary of the contact (`ContactSummary`).
+    fn summary_between(&self, a: u32, b: u32) -> Option<&ContactSummary> {
+        self.entry_between(a, b).map(|slot| &self.summaries[slot])
+    }
+
+    /// The entry (index into `partners`) of the contact between `a` and `b`.
+    fn entry_between(&self, a: u32, b: u32) -> Option<usize> {
         let (from, other) = if self.degree(a) <= self.degree(b) {
             (a, b)
         } else {
@@ -194,7 +218,39 @@ impl Neighbours {
         self.contacts_of(from)
             .binary_search(&other)
             .ok()
-            .map(|i| self.contact_ids[start + i] as usize)
+            .map(|i| start + i)
+    }
+}
+
+/// What the continuous pass's trust rule (`schedule::solver_owns`), heap rule and bounce test
+/// (`impact::passes_bounce_on`) read of a contact at the start of the pass.
+#[derive(Clone, Copy, Debug)]
+struct ContactSummary {
+    /// Always swept: a bounce that must travel on (`PairContact::impact`), or bodies whose shapes
+    /// are filtered piece by piece.
+    always_swept: bool,
+    /// Some manifold point within the margin.
+    has_points: bool,
+    /// Some manifold has restitution (`PairContact::bouncy`).
+    bouncy: bool,
+    /// Least separation of the manifold points (metres; +∞ without points).
+    min_separation: Real,
+    /// How far the pair moved since its manifold was computed (`PairContact::recycled_motion`).
+    recycled_motion: Real,
+    /// The margin of the last update (`PairContact::margin`).
+    margin: Real,
+}
+
+impl ContactSummary {
+    fn of(c: &crate::dynamics::contact::PairContact) -> Self {
+        Self {
+            always_swept: c.impact || c.filter == crate::dynamics::body::PairFilter::Pieces,
+            has_points: c.has_points(),
+            bouncy: c.bouncy(),
+            min_separation: c.min_separation(),
+            recycled_motion: c.recycled_motion,
+            margin: c.margin,
+        }
     }
 }
 
@@ -213,6 +269,14 @@ struct Segment {
     version: u32,
     /// The segment differs from the solver's motion (the body's end pose must be rewritten).
     changed: bool,
+    /// The solver's motion of the body over the whole step (displacement, turn), which the first
+    /// segment is.
+    solver_lin: Vec2,
+    solver_ang: Real,
+    /// How far (metres) any point of the body can be, at any time of the step, from where the
+    /// solver's motion puts it: the sum over the segment's replacements of the change in motion
+    /// times the rest of the step (`|Δℓ| + |Δθ|·R`, per unit step). 0 for the solver's segment.
+    deviation: Real,
 }
 
 impl Segment {
@@ -225,6 +289,25 @@ impl Segment {
             ang: 0.0,
             version: 0,
             changed: false,
+            solver_lin: Vec2::ZERO,
+            solver_ang: 0.0,
+            deviation: 0.0,
+        }
+    }
+
+    /// The segment that replaces this one from `t` with displacement `lin` and turn `ang` per
+    /// unit step, for a body of reach `reach` (metres).
+    fn replaced(&self, t: Real, lin: Vec2, ang: Real, reach: Real) -> Self {
+        let change = (lin - self.lin).length() + (ang - self.ang).abs() * reach;
+        Self {
+            t0: t,
+            pose0: self.pose_at(t),
+            lin,
+            ang,
+            version: self.version + 1,
+            changed: true,
+            deviation: self.deviation + change * (1.0 - t),
+            ..*self
         }
     }
 
@@ -336,9 +419,9 @@ pub(crate) struct ContinuousPass<'w> {
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
     joined: PairSet,
     /// Pairs of a dynamic body and a kinematic body that the dynamic body yields to for the rest
-    /// of the step: pinned against the static world, it cannot get out of the kinematic body's
-    /// way, so the static contact wins and the kinematic body passes it (see
-    /// `impact::yields_to_kinematic`). Never swept against each other again this step.
+    /// of the step: jammed against the static world with no way out, it cannot get out of the
+    /// kinematic body's way, so the static contact wins and the kinematic body passes it (see
+    /// `squeeze.rs`). Never swept against each other again this step.
     yielded: PairSet,
     /// The game's contact hooks and their verdicts of this step (see `world/hooks.rs`).
     hooks: Option<(&'w mut dyn ContactHooks, &'w mut Verdicts)>,
@@ -351,12 +434,31 @@ pub(crate) struct ContinuousPass<'w> {
     /// `schedule::MAX_IMPACTS_PER_PAIR`): held still, and immovable to every other body from then
     /// on, so nothing can drive them into what pins them.
     pinned: Vec<u32>,
+    /// Per body key, whether a kinematic body presses on it this step, directly or through other
+    /// dynamic bodies (the solver's list, `SolverBuffers::pressed`; empty when none is). Its
+    /// pairs with static and kinematic bodies are never the solver's (`solver_owns`): pressed from
+    /// both sides, the solver's soft contacts would let a kinematic body push it into the static
+    /// world, and its constraint with the kinematic body follows that body's turn only to first
+    /// order.
+    pressed: &'w [bool],
+    /// Per body key: some pair of the body got a time of impact in the first sweeps, or it may
+    /// reach a body held still since. Every pair of a body without either was the solver's (or
+    /// set aside) then, and stays so while neither segment changes (`solver_owns` reads only the
+    /// segments and the start of the step); a pair with a body given a new motion is checked from
+    /// that body's side. The final check skips such bodies.
+    swept_first: Vec<bool>,
 }
 
 impl<'w> ContinuousPass<'w> {
     /// The pass with the world's joints (their bodies are not swept against each other).
     pub fn with_joints(mut self, joints: &'w JointSet) -> Self {
         self.joints = Some(joints);
+        self
+    }
+
+    /// The pass with the bodies kinematic bodies press on this step (by key).
+    pub fn with_pressed(mut self, pressed: &'w [bool]) -> Self {
+        self.pressed = pressed;
         self
     }
 
@@ -403,6 +505,8 @@ impl<'w> ContinuousPass<'w> {
             joints: None,
             restarted: Vec::new(),
             pinned: Vec::new(),
+            pressed: &[],
+            swept_first: Vec::new(),
             neighbours: Neighbours::default(),
             swept_boxes: Vec::new(),
         }
@@ -426,11 +530,14 @@ impl<'w> ContinuousPass<'w> {
         // over rayon's threads; their impacts are queued in pair order either way (same results).
         let mut seen = PairSet::default();
         let mut pairs = Vec::new();
+        self.swept_first = vec![false; self.bodies.key_bound()];
         for &f in &fast {
             for c in self.candidates(f, 0.0) {
                 let key = pair_key(f, c);
                 if seen.insert(key) && !self.solver_owns(f, c) && !self.set_aside(f, c) {
                     pairs.push((f, c));
+                    self.swept_first[f as usize] = true;
+                    self.swept_first[c as usize] = true;
                 }
             }
         }
@@ -499,13 +606,17 @@ impl<'w> ContinuousPass<'w> {
         );
         let mut fast = Vec::new();
         for (key, b) in self.bodies.iter() {
+            let lin = b.pose.translation - b.previous_pose.translation;
+            let ang = if b.kind == BodyKind::Static {
+                0.0
+            } else {
+                angles[key as usize]
+            };
             let s = Segment {
-                lin: b.pose.translation - b.previous_pose.translation,
-                ang: if b.kind == BodyKind::Static {
-                    0.0
-                } else {
-                    angles[key as usize]
-                },
+                lin,
+                ang,
+                solver_lin: lin,
+                solver_ang: ang,
                 ..Segment::still(b.previous_pose)
             };
             self.segments[key as usize] = s;
@@ -513,8 +624,16 @@ impl<'w> ContinuousPass<'w> {
                 fast.push(key);
             }
         }
+        // Bodies a kinematic body presses on are checked whatever their speed (see `pressed`).
+        fast.extend((0..self.pressed.len() as u32).filter(|&i| self.is_pressed(i)));
         fast.sort_unstable();
+        fast.dedup();
         fast
+    }
+
+    /// Whether a kinematic body presses on body `i` this step (see `pressed`).
+    pub(super) fn is_pressed(&self, i: u32) -> bool {
+        self.pressed.get(i as usize).copied().unwrap_or(false)
     }
 
     /// Whether impulses may move body `i` in this pass: dynamic and not pinned.
@@ -571,13 +690,16 @@ impl<'w> ContinuousPass<'w> {
     /// contacts (and, held step after step, gain speed under gravity without moving). Reported in
     /// [`StepEvents::held`].
     fn hold(&mut self, i: u32, t: Real) {
-        let old = self.segments[i as usize];
-        self.segments[i as usize] = Segment {
-            t0: t,
-            version: old.version + 1,
-            changed: true,
-            ..Segment::still(old.pose_at(t))
-        };
+        // A body that stands still is not checked from its own side (`verify::find_overlaps`):
+        // whatever can reach it is checked from theirs.
+        for c in self.candidates(i, t) {
+            if let Some(flag) = self.swept_first.get_mut(c as usize) {
+                *flag = true;
+            }
+        }
+        let reach = self.bodies.at(i).reach;
+        let old = &self.segments[i as usize];
+        self.segments[i as usize] = old.replaced(t, Vec2::ZERO, 0.0, reach);
         self.restarted.push(i);
         let body = self.bodies.at_mut(i);
         body.linear_velocity = Vec2::ZERO;

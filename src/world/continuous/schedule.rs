@@ -54,42 +54,48 @@ impl ContinuousPass<'_> {
     /// `docs/continuous.md`), so it needs no time of impact:
     ///
     /// * its contact had no manifold point within its margin `M` at the start (the pair was
-    ///   farther apart than `M`) and no two points of the bodies close more than `M` on their
-    ///   segments: they cannot meet;
+    ///   farther apart than `M`) and the pair cannot close that far (`cannot_meet`, which also
+    ///   counts how far replaced segments took either body from the solver's motion);
     /// * or it had points, is not a propagating bounce, and on their segments neither body's
     ///   centre of mass moves, in the other body's frame, more than `TRUSTED_FRACTION` of its own
     ///   extent minus the overlap they start with: neither centre can reach the other body, so the
     ///   pair cannot pass through itself whatever the solver did.
     ///
-    /// Pairs without a contact (their proxies were apart at the start) are never the solver's.
-    /// The contact's manifold describes the start of the step; once an impact has given either
-    /// body a new segment, the overlap is measured at the segment's start instead, and "cannot
-    /// meet" no longer applies (the body may have come close since).
+    /// Pairs without a contact (their proxies were apart at the start) are the solver's only if
+    /// their boxes stay apart (`boxes_stay_apart`), or as a heap's pair. A body a kinematic body
+    /// presses on is never trusted against static and kinematic bodies. The contact's manifold
+    /// describes the start of the step; once an impact has given either body a new segment, the
+    /// overlap is measured at the segment's start instead.
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
-        let Some(contact) = self
-            .neighbours
-            .contact_between(a, b)
-            .map(|k| &self.contacts.as_slice()[k])
-        else {
+        let fixed = |i: u32| self.bodies.at(i).kind != BodyKind::Dynamic;
+        if (fixed(a) && self.is_pressed(b)) || (fixed(b) && self.is_pressed(a)) {
+            // Pressed by a kinematic body (see `ContinuousPass::pressed`): against the static world, or the
+            // kinematic body itself, whose turn the solver's constraint (linearised at the start
+            // of the step) follows only to first order.
+            return false;
+        }
+        let Some(contact) = self.neighbours.summary_between(a, b) else {
             // Two bodies of a heap deep inside each other whose contact the pair update left
-            // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says.
-            return self.in_heap(a, b) && self.deep_inside_now(a, b);
+            // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says. Others (their
+            // proxies were apart) only if their boxes stay apart.
+            return (self.in_heap(a, b) && self.deep_inside_now(a, b))
+                || self.boxes_stay_apart(a, b);
         };
-        if contact.impact || contact.filter == PairFilter::Pieces {
+        if contact.always_swept {
             // (Pairs of bodies whose shapes are filtered piece by piece are always swept: the
             // shortcuts below measure whole bodies.)
             return false;
         }
         let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
         let from_start = !(sa.changed || sb.changed);
-        if !contact.has_points() {
-            return from_start && self.approach_bound(a, b) < contact.margin;
+        if !contact.has_points {
+            return self.cannot_meet(a, b, contact.margin);
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let overlap = if from_start {
             // A recycled manifold tracks its points exactly; what it does not track may have
             // closed in by as much as the pair moved since it was computed.
-            (-contact.min_separation()).max(0.0) + contact.recycled_motion
+            (-contact.min_separation).max(0.0) + contact.recycled_motion
         } else {
             let t = sa.t0.max(sb.t0);
             contact_query(&ba.com_shape, &sa.pose_at(t), &bb.com_shape, &sb.pose_at(t))
@@ -139,12 +145,11 @@ impl ContinuousPass<'_> {
         if !self.in_heap(a, b) {
             return false;
         }
-        let Some(k) = self.neighbours.contact_between(a, b) else {
+        let Some(contact) = self.neighbours.summary_between(a, b) else {
             return self.deep_inside_now(a, b);
         };
-        let contact = &self.contacts.as_slice()[k];
         let thinner = self.bodies.at(a).extent.min(self.bodies.at(b).extent);
-        contact.has_points() && -contact.min_separation() > TRUSTED_FRACTION * thinner
+        contact.has_points && -contact.min_separation > TRUSTED_FRACTION * thinner
     }
 
     /// Whether the pair is never swept again this step: joined (moving on as one) or yielded (a
@@ -157,6 +162,37 @@ impl ContinuousPass<'_> {
     /// Impacts the pair has had this step.
     pub(super) fn impacts_of(&self, a: u32, b: u32) -> u32 {
         self.pair_impacts.get(&pair_key(a, b)).copied().unwrap_or(0)
+    }
+
+    /// Whether bodies `a` and `b`, farther apart than `margin` at the start of the step, cannot
+    /// touch before its end: under the solver's motions no two of their points close by more than
+    /// `|ΔcA − ΔcB| + |ΔθA|·RA + |ΔθB|·RB` over the step, and since then each body's replaced
+    /// segments have put its points at most its `deviation` away from where the solver's motion
+    /// would have them, at any time. So their gap stays above `margin` less those three. Failing
+    /// that, the gap between their bounding boxes where their segments start (a lower bound of
+    /// their distance) against the approach over the rest of the segments.
+    fn cannot_meet(&self, a: u32, b: u32, margin: Real) -> bool {
+        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let turn = |s: &super::Segment, i: u32| s.solver_ang.abs() * self.bodies.at(i).reach;
+        let solver = (sa.solver_lin - sb.solver_lin).length() + turn(sa, a) + turn(sb, b);
+        solver + sa.deviation + sb.deviation < margin || self.boxes_stay_apart(a, b)
+    }
+
+    /// Whether the gap between the bodies' bounding boxes where their segments start (a lower
+    /// bound of their distance: a box holds its body) exceeds how much closer they can come over
+    /// the rest of the segments (`approach_bound`): then they cannot meet.
+    fn boxes_stay_apart(&self, a: u32, b: u32) -> bool {
+        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let t = sa.t0.max(sb.t0);
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let (box_a, box_b) = (
+            ba.com_shape.aabb(&sa.pose_at(t)),
+            bb.com_shape.aabb(&sb.pose_at(t)),
+        );
+        let gap = (box_b.min - box_a.max)
+            .max(box_a.min - box_b.max)
+            .max_element();
+        self.approach_bound(a, b) < gap
     }
 
     /// How much closer any point of body `a` can come to any point of body `b` over the rest of
@@ -244,32 +280,35 @@ impl ContinuousPass<'_> {
             Some(fat) => *fat,
             None => self.broad_phase.fat_aabb(proxy),
         };
+        // Partners from the start of the step's contacts can collide (the pair update removes
+        // contacts whose shapes cannot: filters, sensors); the others are filtered below.
         let mut out = Vec::new();
+        let mut others = Vec::new();
         if BroadPhase::holds(&start_box, &query) {
             out.extend_from_slice(self.neighbours.contacts_of(i));
             if let Some(found) = self.neighbours.found_by.get(&i) {
-                out.extend_from_slice(found);
+                others.extend_from_slice(found);
             }
         } else {
             self.broad_phase
                 .query_partners(&query, proxy_type(self.bodies.at(i).kind), |c| {
                     if c != i {
-                        out.push(c);
+                        others.push(c);
                     }
                 });
-            for &c in &out {
+            for &c in &others {
                 self.neighbours.found_by.entry(c).or_default().push(i);
             }
         }
+        let body = self.bodies.at(i);
+        others.retain(|&c| body.pair_filter(self.bodies.at(c)) != PairFilter::Never);
+        out.append(&mut others);
         out.sort_unstable();
         out.dedup();
-        // Pairs whose shapes cannot collide (filters, sensors) are never swept.
-        let body = self.bodies.at(i);
-        let joints = self.joints;
-        out.retain(|&c| {
-            body.pair_filter(self.bodies.at(c)) != PairFilter::Never
-                && !joints.is_some_and(|j| j.blocks(i, c))
-        });
+        // Nor are the bodies of a joint that keeps them from colliding swept.
+        if let Some(j) = self.joints {
+            out.retain(|&c| !j.blocks(i, c));
+        }
         self.work.set(self.work.get() + out.len());
         out
     }

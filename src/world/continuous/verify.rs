@@ -112,6 +112,9 @@ impl ContinuousPass<'_> {
             if !si.moves() {
                 continue; // already standing still
             }
+            if !(si.changed || self.swept_first[i as usize]) {
+                continue; // all its pairs were the solver's, and still are (see `swept_first`)
+            }
             // The solver's pairs cannot pass through each other (see `solver_owns`); every other
             // pair is checked on its segments.
             let hit = self
