@@ -140,6 +140,9 @@ enum Op {
     Insert(Aabb),
     Remove(usize),
     Move(usize, Vec2),
+    /// Several leaves moved at once, then the whole tree refitted (the end-of-step path of a
+    /// falling pile), which rebuilds it when it has grown loose.
+    MoveMany(Vec<(usize, Vec2)>),
 }
 
 fn aabb() -> impl Strategy<Value = Aabb> {
@@ -152,6 +155,7 @@ fn op() -> impl Strategy<Value = Op> {
         3 => aabb().prop_map(Op::Insert),
         1 => any::<usize>().prop_map(Op::Remove),
         2 => (any::<usize>(), common::vec2(3.0)).prop_map(|(i, d)| Op::Move(i, d)),
+        1 => prop::collection::vec((any::<usize>(), common::vec2(3.0)), 1..40).prop_map(Op::MoveMany),
     ]
 }
 
@@ -177,6 +181,20 @@ proptest! {
                     tree.move_proxy(live[k].0, tight, 0.1);
                     live[k].2 = tight;
                     prop_assert!(tree.fat_aabb(live[k].0).contains(&tight));
+                }
+                Op::MoveMany(moves) if !live.is_empty() => {
+                    let mut updates = Vec::new();
+                    for (i, d) in moves {
+                        let k = i % live.len();
+                        let fat = Aabb { min: live[k].2.min + d, max: live[k].2.max + d };
+                        live[k].2 = fat;
+                        updates.retain(|(id, _)| *id != live[k].0);
+                        updates.push((live[k].0, fat));
+                    }
+                    tree.refit_with(&updates);
+                    for (id, fat) in &updates {
+                        prop_assert_eq!(tree.fat_aabb(*id), *fat);
+                    }
                 }
                 _ => {}
             }

@@ -142,7 +142,7 @@ impl BroadPhase {
             }
             let tree = self.tree_mut(kind);
             if scratch.len() * REBUILD_SHARE > tree.len() {
-                tree.rebuild_with(scratch);
+                tree.refit_with(scratch);
             } else {
                 for &(id, fat) in scratch.iter() {
                     tree.set_fat_aabb(id, fat);

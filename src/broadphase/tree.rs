@@ -5,7 +5,8 @@
 //! the least in perimeter (the surface-area heuristic in 2D, with the branch-and-bound cost of
 //! Bittner et al.), and every node on the way back up is rebalanced by tree rotations when one
 //! child is more than one level taller than the other (AVL-style). Queries and ray casts prune
-//! whole subtrees whose boxes miss. Node storage is a free-listed `Vec`, so proxies are stable
+//! whole subtrees whose boxes miss. When many leaves move at once the tree is refitted in its
+//! shape, or rebuilt top down by median splits once the refit has grown loose. Node storage is a free-listed `Vec`, so proxies are stable
 //! indices and nothing allocates after warm-up.
 
 use crate::math::Vec2;
@@ -17,6 +18,10 @@ use crate::math::{Aabb, Real};
 pub struct ProxyId(pub u32);
 
 const NULL: u32 = u32::MAX;
+
+/// How much looser than after its last full build a refitted tree may grow before
+/// [`DynamicTree::refit_with`] rebuilds it (ratio of internal to leaf perimeters).
+const REFIT_LOOSENESS: Real = 1.25;
 
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
@@ -38,8 +43,12 @@ pub struct DynamicTree<T> {
     root: u32,
     free: Vec<u32>,
     leaves: usize,
-    /// Leaf list of the last rebuild, kept so a rebuild allocates nothing once grown.
-    rebuild_leaves: Vec<u32>,
+    /// Leaves of the last rebuild with their box centres, kept so a rebuild allocates nothing once
+    /// grown.
+    rebuild_leaves: Vec<(Vec2, u32)>,
+    /// Perimeters of the internal nodes over those of the leaves, at the last full build
+    /// (infinite before any): the quality a refit is measured against.
+    built_ratio: Real,
 }
 
 impl<T> Default for DynamicTree<T> {
@@ -58,6 +67,7 @@ impl<T> DynamicTree<T> {
             free: Vec::new(),
             leaves: 0,
             rebuild_leaves: Vec::new(),
+            built_ratio: Real::INFINITY,
         }
     }
 
@@ -178,7 +188,8 @@ impl<T> DynamicTree<T> {
             if node.height > 0 {
                 self.release(i as u32);
             } else if node.height == 0 && node.value.is_some() {
-                leaves.push(i as u32);
+                // Twice the centre: only the order matters.
+                leaves.push((node.aabb.min + node.aabb.max, i as u32));
             }
         }
         self.root = if leaves.is_empty() {
@@ -190,29 +201,74 @@ impl<T> DynamicTree<T> {
             self.nodes[self.root as usize].parent = NULL;
         }
         self.rebuild_leaves = leaves;
+        let (mut internal, mut leaf) = (0.0, 0.0);
+        for node in &self.nodes {
+            if node.height > 0 {
+                internal += node.aabb.perimeter();
+            } else if node.height == 0 && node.value.is_some() {
+                leaf += node.aabb.perimeter();
+            }
+        }
+        self.built_ratio = if leaf > 0.0 {
+            internal / leaf
+        } else {
+            Real::INFINITY
+        };
     }
 
-    /// Builds a subtree over `leaves` (non-empty) and returns its root.
-    fn build(&mut self, leaves: &mut [u32]) -> u32 {
-        if let [leaf] = leaves {
+    /// Gives the leaves in `updates` their new fat boxes and refits every internal node's box to
+    /// its children, keeping the tree's shape: O(n) and no selection, where a rebuild is
+    /// O(n log n). A falling pile moves its leaves together, so the shape stays good; when the
+    /// refitted tree has grown loose (its internal perimeters over its leaves' more than
+    /// `REFIT_LOOSENESS` times what they were after the last full build: bodies that moved
+    /// apart or through each other), it is rebuilt ([`rebuild_with`](Self::rebuild_with)).
+    pub fn refit_with(&mut self, updates: &[(ProxyId, Aabb)]) {
+        for &(id, fat) in updates {
+            self.nodes[id.0 as usize].aabb = fat;
+        }
+        if self.root == NULL {
+            return;
+        }
+        let (internal, leaves) = self.refit_subtree(self.root);
+        // (A tree never built in full, grown by insertions alone, is rebuilt on its first refit.)
+        if self.built_ratio.is_infinite() || internal > REFIT_LOOSENESS * self.built_ratio * leaves
+        {
+            self.rebuild_with(&[]);
+        }
+    }
+
+    /// Refits the boxes under node `i` (children first) and returns the sums of the perimeters
+    /// of its internal nodes and of its leaves (metres). Recursion depth is the tree's height.
+    fn refit_subtree(&mut self, i: u32) -> (Real, Real) {
+        let node = &self.nodes[i as usize];
+        if node.height == 0 {
+            return (0.0, node.aabb.perimeter());
+        }
+        let (left, right) = (node.left, node.right);
+        let (li, ll) = self.refit_subtree(left);
+        let (ri, rl) = self.refit_subtree(right);
+        let aabb = self.nodes[left as usize]
+            .aabb
+            .union(&self.nodes[right as usize].aabb);
+        self.nodes[i as usize].aabb = aabb;
+        (li + ri + aabb.perimeter(), ll + rl)
+    }
+
+    /// Builds a subtree over `leaves` (non-empty; each with twice its box centre, read here
+    /// instead of the nodes so that the median selection compares values in one array) and
+    /// returns its root.
+    fn build(&mut self, leaves: &mut [(Vec2, u32)]) -> u32 {
+        if let [(_, leaf)] = leaves {
             return *leaf;
         }
-        let centre = |nodes: &[Node<T>], i: u32| {
-            let b = &nodes[i as usize].aabb;
-            b.min + b.max // twice the centre: only the order matters
-        };
         let (mut lo, mut hi) = (Vec2::splat(Real::INFINITY), Vec2::splat(Real::NEG_INFINITY));
-        for &i in leaves.iter() {
-            let c = centre(&self.nodes, i);
-            lo = lo.min(c);
-            hi = hi.max(c);
+        for (c, _) in leaves.iter() {
+            lo = lo.min(*c);
+            hi = hi.max(*c);
         }
         let axis = usize::from(hi.y - lo.y > hi.x - lo.x);
         let mid = leaves.len() / 2;
-        let nodes = &self.nodes;
-        leaves.select_nth_unstable_by(mid, |&a, &b| {
-            centre(nodes, a)[axis].total_cmp(&centre(nodes, b)[axis])
-        });
+        leaves.select_nth_unstable_by(mid, |a, b| a.0[axis].total_cmp(&b.0[axis]));
         let (left_leaves, right_leaves) = leaves.split_at_mut(mid);
         let left = self.build(left_leaves);
         let right = self.build(right_leaves);
@@ -602,5 +658,77 @@ impl<T> DynamicTree<T> {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Internal perimeters over leaf perimeters: the looseness `refit_with` watches.
+    fn looseness(tree: &DynamicTree<usize>) -> Real {
+        let (mut internal, mut leaf) = (0.0, 0.0);
+        for n in &tree.nodes {
+            if n.height > 0 {
+                internal += n.aabb.perimeter();
+            } else if n.height == 0 && n.value.is_some() {
+                leaf += n.aabb.perimeter();
+            }
+        }
+        internal / leaf
+    }
+
+    fn grid_box(k: usize, shift: Vec2) -> Aabb {
+        let c = Vec2::new((k % 16) as Real * 2.0, (k / 16) as Real * 2.0) + shift;
+        Aabb::from_center_half_extents(c, Vec2::splat(0.5))
+    }
+
+    #[test]
+    fn a_refit_keeps_the_shape_while_leaves_move_together_and_rebuilds_once_they_scatter() {
+        let mut tree = DynamicTree::new();
+        let ids: Vec<ProxyId> = (0..256)
+            .map(|k| tree.insert(grid_box(k, Vec2::ZERO), k))
+            .collect();
+        // Grown by insertions alone: the first refit rebuilds.
+        tree.refit_with(&[]);
+        let built = looseness(&tree);
+        assert_eq!(tree.built_ratio, built);
+
+        // The whole grid falls 3 m: same shape, same looseness, no rebuild.
+        let fall = Vec2::new(0.0, -3.0);
+        let moved: Vec<(ProxyId, Aabb)> = ids
+            .iter()
+            .enumerate()
+            .map(|(k, &id)| (id, grid_box(k, fall)))
+            .collect();
+        let root = tree.root;
+        tree.refit_with(&moved);
+        assert!(tree.validate().is_ok());
+        assert_eq!(tree.root, root, "a coherent motion keeps the tree");
+        assert!((looseness(&tree) - built).abs() < 1e-9 * built);
+
+        // The leaves trade places (each takes the box of the leaf 137 further on): refitted in
+        // the old shape the tree would be far looser, so it is rebuilt, as tight as before.
+        let scattered: Vec<(ProxyId, Aabb)> = ids
+            .iter()
+            .enumerate()
+            .map(|(k, &id)| (id, grid_box((k * 137 + 11) % 256, fall)))
+            .collect();
+        let mut kept_shape = tree.clone();
+        for &(id, fat) in &scattered {
+            kept_shape.nodes[id.0 as usize].aabb = fat;
+        }
+        kept_shape.refit_subtree(kept_shape.root);
+        assert!(looseness(&kept_shape) > REFIT_LOOSENESS * built);
+        tree.refit_with(&scattered);
+        assert!(tree.validate().is_ok());
+        assert!(
+            looseness(&tree) <= REFIT_LOOSENESS * built,
+            "{}",
+            looseness(&tree)
+        );
+        for &(id, fat) in &scattered {
+            assert_eq!(tree.fat_aabb(id), fat);
+        }
     }
 }
