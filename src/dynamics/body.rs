@@ -238,6 +238,41 @@ impl BodyId {
     }
 }
 
+/// A body's solid box at one pose, kept so that it is computed once per pose (see
+/// [`Body::solid_box_at`]). A pure cache: reading it gives the bits a fresh computation would.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolidBox {
+    /// The centre-of-mass frame's pose (world) the box is for; NaN when none is.
+    pose: Transform,
+    /// The box (world metres).
+    aabb: crate::Aabb,
+}
+
+impl Default for SolidBox {
+    fn default() -> Self {
+        Self {
+            pose: Transform::from_translation(Vec2::splat(Real::NAN)),
+            aabb: crate::Aabb {
+                min: Vec2::ZERO,
+                max: Vec2::ZERO,
+            },
+        }
+    }
+}
+
+impl SolidBox {
+    /// The box, if it is for exactly `pose` (bit for bit).
+    fn at(&self, pose: &Transform) -> Option<crate::Aabb> {
+        let same = |a: Real, b: Real| a.to_bits() == b.to_bits();
+        let (p, q) = (&self.pose, pose);
+        (same(p.translation.x, q.translation.x)
+            && same(p.translation.y, q.translation.y)
+            && same(p.rotation.cos, q.rotation.cos)
+            && same(p.rotation.sin, q.rotation.sin))
+        .then_some(self.aabb)
+    }
+}
+
 /// A body in the world. Read it through [`World::body`](crate::World::body); change it through the
 /// world's setters, which validate.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -298,6 +333,10 @@ pub struct Body {
     /// Distance from the anchor to the shape's boundary (metres): how far another body can move
     /// into this one before it reaches the anchor.
     pub(crate) extent: Real,
+    /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
+    /// state: a snapshot leaves it out and a restored body computes it afresh.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub(crate) solid_box: SolidBox,
 }
 
 impl Body {
@@ -505,6 +544,7 @@ impl Body {
         self.reach = a.com_shape.bounding_radius();
         (self.anchor, self.extent) = deepest_anchor(&a.com_shape);
         self.com_shape = a.com_shape;
+        self.solid_box = SolidBox::default();
         self.piece_owner = a.piece_owner;
         self.solid = a.solid;
         self.sensors = a.sensors;
@@ -618,8 +658,13 @@ impl Body {
     /// trusts still stays within its box and the continuous pass finds its candidates among its
     /// contacts instead of walking the trees (falling mixed 4,000, first second: 3.6 → 2.8 ms per
     /// step).
-    pub(crate) fn predicted_box(&self, dt: Real, gravity: Vec2) -> crate::Aabb {
-        let aabb = self.aabb();
+    pub(crate) fn predicted_box(&mut self, dt: Real, gravity: Vec2) -> crate::Aabb {
+        let pose = self.pose;
+        let solid = self.solid_box_at(&pose);
+        let aabb = self
+            .sensors
+            .iter()
+            .fold(solid, |b, (_, s)| b.union(&s.aabb(&pose)));
         if self.kind == BodyKind::Static {
             return aabb;
         }
@@ -634,6 +679,18 @@ impl Body {
             max: aabb.max + d,
         };
         aabb.union(&moved).grown(turn)
+    }
+
+    /// The box (world metres) of the solid shape (`com_shape`) with its centre-of-mass frame at
+    /// `pose`, computed once per pose: the end-of-step refit, the continuous pass's swept boxes
+    /// and the next step's pass ask for the box at the same pose in turn.
+    pub(crate) fn solid_box_at(&mut self, pose: &Transform) -> crate::Aabb {
+        if let Some(aabb) = self.solid_box.at(pose) {
+            return aabb;
+        }
+        let aabb = self.com_shape.aabb(pose);
+        self.solid_box = SolidBox { pose: *pose, aabb };
+        aabb
     }
 
     /// Returns `true` for a dynamic body.
@@ -908,6 +965,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         reach,
         anchor,
         extent,
+        solid_box: SolidBox::default(),
     })
 }
 

@@ -202,6 +202,15 @@ impl BodySet {
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut Body)> {
         self.keys.iter().copied().zip(&mut self.bodies)
     }
+
+    /// Every live body with its broad-phase proxy, mutably.
+    pub fn iter_mut_with_proxies(&mut self) -> impl Iterator<Item = (ProxyKey, &mut Body)> {
+        let slots = &self.slots;
+        self.keys
+            .iter()
+            .map(move |&k| slots[k as usize].proxy)
+            .zip(&mut self.bodies)
+    }
 }
 
 #[cfg(test)]

@@ -314,16 +314,15 @@ fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, touching: &mut Vec<
 /// (moving bodies only; static proxies never move).
 fn refit(
     broad_phase: &mut BroadPhase,
-    bodies: &BodySet,
+    bodies: &mut BodySet,
     config: &WorldConfig,
     buffers: &mut StepBuffers,
 ) {
     let moves = &mut buffers.proxy_moves;
     moves.clear();
-    for (key, body) in bodies.iter() {
+    for (proxy, body) in bodies.iter_mut_with_proxies() {
         if !body.is_resting() {
-            let predicted = body.predicted_box(config.dt, config.gravity);
-            moves.push((bodies.proxy(key), predicted));
+            moves.push((proxy, body.predicted_box(config.dt, config.gravity)));
         }
     }
     broad_phase.move_proxies(moves, &mut buffers.proxy_scratch);

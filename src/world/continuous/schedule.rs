@@ -233,13 +233,14 @@ impl ContinuousPass<'_> {
         if cached.0 == seg.version && cached.1 == t {
             return cached.2;
         }
-        let body = self.bodies.at(i);
         let (x0, x1) = (seg.pose_at(t), seg.pose_at(1.0));
         let turn = (seg.ang * (1.0 - t)).abs();
-        let swept = body
-            .com_shape
-            .aabb(&x0)
-            .union(&body.com_shape.aabb(&x1))
+        let body = self.bodies.at_mut(i);
+        // The start box is usually the last refit's (the same pose); the end box, computed here,
+        // is usually this step's refit's.
+        let start = body.solid_box_at(&x0);
+        let swept = start
+            .union(&body.solid_box_at(&x1))
             .grown(2.0 * turn.min(2.0) * body.reach);
         *cached = (seg.version, t, swept);
         swept
