@@ -6,8 +6,8 @@
 //! Bittner et al.), and every node on the way back up is rebalanced by tree rotations when one
 //! child is more than one level taller than the other (AVL-style). Queries and ray casts prune
 //! whole subtrees whose boxes miss. When many leaves move at once the tree is refitted in its
-//! shape, or rebuilt top down by median splits once the refit has grown loose. Node storage is a free-listed `Vec`, so proxies are stable
-//! indices and nothing allocates after warm-up.
+//! shape, or rebuilt top down by median splits once the refit has grown loose. Node storage is a
+//! free-listed `Vec`, so proxies are stable indices and nothing allocates after warm-up.
 
 use crate::math::Vec2;
 use crate::math::{Aabb, Real};
@@ -201,6 +201,13 @@ impl<T> DynamicTree<T> {
             self.nodes[self.root as usize].parent = NULL;
         }
         self.rebuild_leaves = leaves;
+        self.built_ratio = self.looseness();
+    }
+
+    /// The sum of the internal nodes' box perimeters over the leaves' (infinite without leaves):
+    /// how loose the tree is. [`refit_with`](Self::refit_with) compares it with its value after
+    /// the last full build.
+    fn looseness(&self) -> Real {
         let (mut internal, mut leaf) = (0.0, 0.0);
         for node in &self.nodes {
             if node.height > 0 {
@@ -209,11 +216,11 @@ impl<T> DynamicTree<T> {
                 leaf += node.aabb.perimeter();
             }
         }
-        self.built_ratio = if leaf > 0.0 {
+        if leaf > 0.0 {
             internal / leaf
         } else {
             Real::INFINITY
-        };
+        }
     }
 
     /// Gives the leaves in `updates` their new fat boxes and refits every internal node's box to
@@ -665,19 +672,6 @@ impl<T> DynamicTree<T> {
 mod tests {
     use super::*;
 
-    /// Internal perimeters over leaf perimeters: the looseness `refit_with` watches.
-    fn looseness(tree: &DynamicTree<usize>) -> Real {
-        let (mut internal, mut leaf) = (0.0, 0.0);
-        for n in &tree.nodes {
-            if n.height > 0 {
-                internal += n.aabb.perimeter();
-            } else if n.height == 0 && n.value.is_some() {
-                leaf += n.aabb.perimeter();
-            }
-        }
-        internal / leaf
-    }
-
     fn grid_box(k: usize, shift: Vec2) -> Aabb {
         let c = Vec2::new((k % 16) as Real * 2.0, (k / 16) as Real * 2.0) + shift;
         Aabb::from_center_half_extents(c, Vec2::splat(0.5))
@@ -691,7 +685,7 @@ mod tests {
             .collect();
         // Grown by insertions alone: the first refit rebuilds.
         tree.refit_with(&[]);
-        let built = looseness(&tree);
+        let built = tree.looseness();
         assert_eq!(tree.built_ratio, built);
 
         // The whole grid falls 3 m: same shape, same looseness, no rebuild.
@@ -705,7 +699,7 @@ mod tests {
         tree.refit_with(&moved);
         assert!(tree.validate().is_ok());
         assert_eq!(tree.root, root, "a coherent motion keeps the tree");
-        assert!((looseness(&tree) - built).abs() < 1e-9 * built);
+        assert!((tree.looseness() - built).abs() < 1e-9 * built);
 
         // The leaves trade places (each takes the box of the leaf 137 further on): refitted in
         // the old shape the tree would be far looser, so it is rebuilt, as tight as before.
@@ -719,13 +713,13 @@ mod tests {
             kept_shape.nodes[id.0 as usize].aabb = fat;
         }
         kept_shape.refit_subtree(kept_shape.root);
-        assert!(looseness(&kept_shape) > REFIT_LOOSENESS * built);
+        assert!(kept_shape.looseness() > REFIT_LOOSENESS * built);
         tree.refit_with(&scattered);
         assert!(tree.validate().is_ok());
         assert!(
-            looseness(&tree) <= REFIT_LOOSENESS * built,
+            tree.looseness() <= REFIT_LOOSENESS * built,
             "{}",
-            looseness(&tree)
+            tree.looseness()
         );
         for &(id, fat) in &scattered {
             assert_eq!(tree.fat_aabb(id), fat);

@@ -579,8 +579,12 @@ impl Body {
     /// The world box of the body's shapes (sensors included) at its current pose (metres).
     #[must_use]
     pub fn aabb(&self) -> crate::Aabb {
-        let solid = self.com_shape.aabb(&self.pose);
-        // (Sensors count: the broad phase's proxy must hold them for sensor queries.)
+        self.with_sensors(self.com_shape.aabb(&self.pose))
+    }
+
+    /// `solid` (the solid shape's box at the current pose) grown to hold the sensors there too:
+    /// the broad phase's proxy must hold them for sensor queries.
+    fn with_sensors(&self, solid: crate::Aabb) -> crate::Aabb {
         self.sensors
             .iter()
             .fold(solid, |b, (_, s)| b.union(&s.aabb(&self.pose)))
@@ -661,10 +665,7 @@ impl Body {
     pub(crate) fn predicted_box(&mut self, dt: Real, gravity: Vec2) -> crate::Aabb {
         let pose = self.pose;
         let solid = self.solid_box_at(&pose);
-        let aabb = self
-            .sensors
-            .iter()
-            .fold(solid, |b, (_, s)| b.union(&s.aabb(&pose)));
+        let aabb = self.with_sensors(solid);
         if self.kind == BodyKind::Static {
             return aabb;
         }
