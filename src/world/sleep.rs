@@ -16,6 +16,9 @@
 //! changes) or by an impact (the continuous pass wakes a sleeping body a fast body meets, before
 //! resolving the impact: a bullet never passes through a sleeping body) wakes everything it
 //! touches at the end of that step.
+//!
+//! With sleeping off (`WorldConfig::sleep`) and no body asleep, no island can fall asleep or need
+//! waking, so only the resting times are kept (at zero) and the islands are not built.
 
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
@@ -39,8 +42,10 @@ pub(crate) fn update_sleep(
         config.linear_sleep_tolerance,
         config.angular_sleep_tolerance,
     );
+    let mut any_asleep = false;
     for (_, b) in bodies.iter_mut() {
         if b.kind != BodyKind::Dynamic || !b.awake {
+            any_asleep |= b.kind == BodyKind::Dynamic;
             continue;
         }
         let rests = config.sleep
@@ -48,6 +53,11 @@ pub(crate) fn update_sleep(
             && b.linear_velocity.length_squared() <= lin * lin
             && b.angular_velocity.abs() <= ang;
         b.sleep_time = if rests { b.sleep_time + config.dt } else { 0.0 };
+    }
+    if !(config.sleep || any_asleep) {
+        // Sleeping is off and every body is awake: no island can fall asleep or needs waking,
+        // and every resting time is zero.
+        return;
     }
     // A moving kinematic body keeps what it touches awake.
     for c in contacts.as_slice().iter().filter(|c| c.touching) {

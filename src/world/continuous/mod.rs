@@ -415,6 +415,10 @@ pub(crate) struct ContinuousPass<'w> {
     swept_boxes: Vec<(u32, Real, Aabb)>,
     /// Where candidate pairs come from (see `schedule::candidates`).
     neighbours: Neighbours,
+    /// Pairs a sweep found never touching, with the segment versions (lower key's, higher key's)
+    /// and the step fraction it swept them from (see `schedule::known_clear`): the final check
+    /// skips them while those segments stand.
+    clear: PairMap<((u32, u32), Real)>,
     /// Pairs of dynamic bodies that move on together for the rest of the step (see
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
     joined: PairSet,
@@ -509,6 +513,7 @@ impl<'w> ContinuousPass<'w> {
             swept_first: Vec::new(),
             neighbours: Neighbours::default(),
             swept_boxes: Vec::new(),
+            clear: PairMap::default(),
         }
     }
 
@@ -557,10 +562,8 @@ impl<'w> ContinuousPass<'w> {
         #[cfg(not(feature = "parallel"))]
         let impacts: Vec<_> = pairs.iter().map(sweep).collect();
         self.swept.set(self.swept.get() + pairs.len());
-        for (&(a, b), impact) in pairs.iter().zip(impacts) {
-            if let Some((t, toi, kind)) = impact {
-                self.queue_impact(a, b, t, toi, kind);
-            }
+        for (&(a, b), swept) in pairs.iter().zip(impacts) {
+            self.take_sweep(a, b, 0.0, swept);
         }
         self.drain_queue();
         self.verify(&fast);

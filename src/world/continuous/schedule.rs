@@ -342,9 +342,36 @@ impl ContinuousPass<'_> {
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
         self.swept.set(self.swept.get() + 1);
-        if let Some((at, toi, kind)) = sweep_pair(ba, sa, bb, sb, t, self.config.dt) {
-            self.queue_impact(a, b, at, toi, kind);
+        let swept = sweep_pair(ba, sa, bb, sb, t, self.config.dt);
+        self.take_sweep(a, b, t, swept);
+    }
+
+    /// Takes the result of sweeping `a` and `b` from step fraction `t` on their current segments:
+    /// queues an impact, or remembers that the pair stays clear (`ContinuousPass::clear`).
+    pub(super) fn take_sweep(&mut self, a: u32, b: u32, t: Real, swept: Sweep) {
+        match swept {
+            Sweep::Impact(at, toi, kind) => self.queue_impact(a, b, at, toi, kind),
+            Sweep::Clear => {
+                let (lo, hi) = pair_key(a, b);
+                let versions = (
+                    self.segments[lo as usize].version,
+                    self.segments[hi as usize].version,
+                );
+                self.clear.insert((lo, hi), (versions, t));
+            }
+            Sweep::Nothing => {}
         }
+    }
+
+    /// Whether a sweep of `a` and `b` on their current segments, from no later than where the
+    /// later of the two starts, found that they never touch (`Sweep::Clear`): then they cannot
+    /// overlap past any depth either, and the final check has nothing to ask of them.
+    pub(super) fn known_clear(&self, a: u32, b: u32) -> bool {
+        let (lo, hi) = pair_key(a, b);
+        let (sl, sh) = (&self.segments[lo as usize], &self.segments[hi as usize]);
+        self.clear.get(&(lo, hi)).is_some_and(|&(versions, t)| {
+            versions == (sl.version, sh.version) && t <= sl.t0.max(sh.t0)
+        })
     }
 
     /// Queues a pending impact of `a` and `b` at step fraction `t`.
@@ -363,10 +390,21 @@ impl ContinuousPass<'_> {
     }
 }
 
+/// What sweeping a pair over the rest of its segments found.
+pub(super) enum Sweep {
+    /// An impact to queue: the step fraction it happens at, the time of impact, its kind.
+    Impact(Real, Toi, PendingKind),
+    /// The pair never touches over the rest of the step (found without chain ghosts, which a
+    /// deeper query might see differently).
+    Clear,
+    /// Nothing to queue: the pair touches but neither closes fast nor presses past
+    /// `DEEP_IMPACT_DEPTH` (the solver's), or it never touches except at chain ghosts.
+    Nothing,
+}
+
 /// The impact that [`ContinuousPass::schedule`] queues for bodies `ba`, `bb` on segments `sa`,
-/// `sb` from step fraction `t` (a step of `dt` seconds): the fraction it happens at, the time of
-/// impact, and its kind; `None` if nothing is queued. It reads only its arguments, so the first
-/// sweeps of a step can run side by side.
+/// `sb` from step fraction `t` (a step of `dt` seconds), or why there is none. It reads only its
+/// arguments, so the first sweeps of a step can run side by side.
 pub(super) fn sweep_pair(
     ba: &Body,
     sa: &Segment,
@@ -374,7 +412,7 @@ pub(super) fn sweep_pair(
     sb: &Segment,
     t: Real,
     dt: Real,
-) -> Option<(Real, Toi, PendingKind)> {
+) -> Sweep {
     let (shape_a, shape_b) = (&ba.com_shape, &bb.com_shape);
     let accept = |i: usize, j: usize| ba.pieces_collide(i, bb, j);
     let pieces = (ba.pair_filter(bb) == PairFilter::Pieces)
@@ -383,19 +421,26 @@ pub(super) fn sweep_pair(
     let ghost = |toi: &Toi| chain_ghost(ba, &ma, bb, &mb, toi);
     let ghosts = (ba.has_chain || bb.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool);
     let options = ToiOptions::default();
-    let toi = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, pieces, ghosts)?;
+    let Some(toi) = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, pieces, ghosts)
+    else {
+        return if ghosts.is_none() {
+            Sweep::Clear
+        } else {
+            Sweep::Nothing
+        };
+    };
     // A hit at the very start of the segment is a pair touching now, like an overlap.
     let touching_now =
         toi.status == ToiStatus::Overlapping || (toi.status == ToiStatus::Hit && toi.t <= 0.0);
     if !touching_now {
-        return Some((t + toi.t * (1.0 - t), toi, PendingKind::Contact));
+        return Sweep::Impact(t + toi.t * (1.0 - t), toi, PendingKind::Contact);
     }
     // Touching now: an impact is needed now only if, left to the solver, the pair would overlap
     // by more than the slop before the step ends ...
     let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
     let rel = sb.velocity_at(cb, toi.point, dt) - sa.velocity_at(ca, toi.point, dt);
     if -rel.dot(toi.normal) * (1.0 - t) * dt > LINEAR_SLOP {
-        return Some((t, toi, PendingKind::Contact));
+        return Sweep::Impact(t, toi, PendingKind::Contact);
     }
     // ... but touching now hides what comes later in the step (a spinning body pivoting about the
     // contact swings its far end through): ask when the pair would first overlap past half the
@@ -405,12 +450,12 @@ pub(super) fn sweep_pair(
         target_separation: -DEEP_IMPACT_DEPTH.max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
         ..ToiOptions::default()
     };
-    let later = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces, ghosts)?;
-    (later.status != ToiStatus::Overlapping).then_some((
-        t + later.t * (1.0 - t),
-        later,
-        PendingKind::Deep,
-    ))
+    match time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces, ghosts) {
+        Some(later) if later.status != ToiStatus::Overlapping => {
+            Sweep::Impact(t + later.t * (1.0 - t), later, PendingKind::Deep)
+        }
+        _ => Sweep::Nothing,
+    }
 }
 
 /// Whether a time of impact of bodies `ba` (moving by `ma`) and `bb` (by `mb`) met a chain segment

@@ -120,7 +120,9 @@ impl ContinuousPass<'_> {
             let hit = self
                 .candidates(i, si.t0)
                 .into_iter()
-                .filter(|&c| !(self.solver_owns(i, c) || self.set_aside(i, c)))
+                .filter(|&c| {
+                    !(self.known_clear(i, c) || self.solver_owns(i, c) || self.set_aside(i, c))
+                })
                 .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
             found.extend(hit);
         }
