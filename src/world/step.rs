@@ -23,7 +23,7 @@
 
 use super::body_set::BodySet;
 use super::contact_set::ContactSet;
-use super::continuous::{deep_inside, ContinuousPass, HEAP_CONTACT_CAP};
+use super::continuous::{deep_inside, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
@@ -68,6 +68,8 @@ pub(crate) struct StepBuffers {
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
     pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
+    /// The continuous pass's containers.
+    pub pass: PassBuffers,
 }
 
 impl World {
@@ -106,11 +108,19 @@ impl World {
         );
         profile.solve = laps.lap();
         (profile.swept_pairs, profile.candidate_pairs) = if config.continuous {
-            ContinuousPass::new(config, bodies, contacts, broad_phase, events, clock)
-                .with_hooks(hooks, &mut buffers.verdicts)
-                .with_joints(joints)
-                .with_pressed(buffers.solver.pressed())
-                .run(&buffers.angles)
+            ContinuousPass::new(
+                config,
+                bodies,
+                contacts,
+                broad_phase,
+                events,
+                clock,
+                &mut buffers.pass,
+            )
+            .with_hooks(hooks, &mut buffers.verdicts)
+            .with_joints(joints)
+            .with_pressed(buffers.solver.pressed())
+            .run(&buffers.angles)
         } else {
             (0, 0)
         };

@@ -105,7 +105,7 @@ fn deep_inside_at(
 /// What the pass knows of which bodies can meet without asking the broad phase's trees: each
 /// body's contacts at the start of the pass, the fat boxes its proxy had then (for proxies the pass
 /// has enlarged since), and the pairs found by tree queries of bodies that left their boxes.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct Neighbours {
     /// `partners[offsets[k]..offsets[k + 1]]`: the bodies body `k` has a contact with.
     offsets: Vec<u32>,
@@ -122,6 +122,9 @@ struct Neighbours {
     /// Bodies found by the tree query of a body whose motion left its start box, by key of the
     /// body found.
     found_by: HashMap<u32, Vec<u32>, BuildHasherDefault<PairHasher>>,
+    /// Scratch of `start`: one summary per contact, and one body's (partner, contact) entries.
+    per_contact: Vec<ContactSummary>,
+    entries: Vec<(u32, u32)>,
 }
 
 impl Neighbours {
@@ -153,7 +156,7 @@ impl Neighbours {
         self.offsets.copy_within(1.., 0);
         self.offsets[key_bound] = self.partners.len() as u32;
         // Each body's partners in increasing order, for `contact_between`'s binary search.
-        let mut entries: Vec<(u32, u32)> = Vec::new();
+        let entries = &mut self.entries;
         for k in 0..key_bound {
             let range = self.offsets[k] as usize..self.offsets[k + 1] as usize;
             if self.partners[range.clone()].is_sorted() {
@@ -167,14 +170,16 @@ impl Neighbours {
                     .map(|(&p, &c)| (p, c)),
             );
             entries.sort_unstable();
-            for (slot, (p, c)) in range.zip(&entries) {
+            for (slot, (p, c)) in range.zip(entries.iter()) {
                 self.partners[slot] = *p;
                 self.contact_ids[slot] = *c;
             }
         }
         // Each contact summarised once, then copied to both of its entries.
-        let per_contact: Vec<ContactSummary> =
-            contacts.as_slice().iter().map(ContactSummary::of).collect();
+        self.per_contact.clear();
+        self.per_contact
+            .extend(contacts.as_slice().iter().map(ContactSummary::of));
+        let per_contact = &self.per_contact;
         self.summaries.clear();
         self.summaries
             .extend(self.contact_ids.iter().map(|&k| per_contact[k as usize]));
@@ -339,6 +344,7 @@ impl Segment {
 
 /// A queued time of impact between bodies `a` and `b` (keys), valid while both segments keep the
 /// versions it was computed for.
+#[derive(Clone, Debug)]
 struct PendingImpact {
     t: Real,
     seq: u64,
@@ -379,6 +385,28 @@ impl Ord for PendingImpact {
     fn cmp(&self, other: &Self) -> Ordering {
         self.t.total_cmp(&other.t).then(self.seq.cmp(&other.seq))
     }
+}
+
+/// The continuous pass's containers, kept by the world between steps so that a step's pass
+/// allocates nothing once they have grown (the pass takes them at its start, clears each, and
+/// puts them back when it ends). Their contents mean nothing between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PassBuffers {
+    segments: Vec<Segment>,
+    queue: BinaryHeap<Reverse<PendingImpact>>,
+    pair_impacts: PairMap<u32>,
+    restarted: Vec<u32>,
+    swept_boxes: Vec<(u32, Real, Aabb)>,
+    neighbours: Neighbours,
+    clear: PairMap<((u32, u32), Real)>,
+    joined: PairSet,
+    yielded: PairSet,
+    disabled: PairSet,
+    pinned: Vec<u32>,
+    swept_first: Vec<bool>,
+    fast: Vec<u32>,
+    seen: PairSet,
+    pairs: Vec<(u32, u32)>,
 }
 
 /// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
@@ -451,6 +479,18 @@ pub(crate) struct ContinuousPass<'w> {
     /// segments and the start of the step); a pair with a body given a new motion is checked from
     /// that body's side. The final check skips such bodies.
     swept_first: Vec<bool>,
+    /// The first sweeps' lists (kept with the other containers).
+    scratch: Scratch,
+    /// Where the containers come from and go back to (see `PassBuffers`).
+    store: &'w mut PassBuffers,
+}
+
+/// The first sweeps' lists: the fast bodies, the pairs seen and the pairs to sweep.
+#[derive(Default)]
+struct Scratch {
+    fast: Vec<u32>,
+    seen: PairSet,
+    pairs: Vec<(u32, u32)>,
 }
 
 impl<'w> ContinuousPass<'w> {
@@ -476,7 +516,8 @@ impl<'w> ContinuousPass<'w> {
         self
     }
 
-    /// A pass over the world's parts for the step `clock` is running.
+    /// A pass over the world's parts for the step `clock` is running, with the containers kept
+    /// in `store`.
     pub fn new(
         config: &'w WorldConfig,
         bodies: &'w mut BodySet,
@@ -484,44 +525,65 @@ impl<'w> ContinuousPass<'w> {
         broad_phase: &'w mut BroadPhase,
         events: &'w mut StepEvents,
         clock: &'w Clock,
+        store: &'w mut PassBuffers,
     ) -> Self {
         let work_budget = WORK_PER_PAIR * (contacts.len() + bodies.len()) + WORK_FLOOR;
+        let mut kept = std::mem::take(store);
+        kept.queue.clear();
+        kept.pair_impacts.clear();
+        kept.restarted.clear();
+        kept.clear.clear();
+        kept.joined.clear();
+        kept.yielded.clear();
+        kept.disabled.clear();
+        kept.pinned.clear();
+        // (Segments, swept boxes, neighbours and the first sweeps' lists are reset where they are
+        // filled.)
         Self {
+            store,
             config,
             bodies,
             contacts,
             broad_phase,
             events,
             clock,
-            segments: Vec::new(),
-            queue: BinaryHeap::new(),
+            segments: kept.segments,
+            queue: kept.queue,
             seq: 0,
             impacts: 0,
             processed: 0,
             work: std::cell::Cell::new(0),
             swept: std::cell::Cell::new(0),
             work_budget,
-            pair_impacts: PairMap::default(),
-            joined: PairSet::default(),
-            yielded: PairSet::default(),
+            pair_impacts: kept.pair_impacts,
+            joined: kept.joined,
+            yielded: kept.yielded,
             hooks: None,
-            disabled: PairSet::default(),
+            disabled: kept.disabled,
             joints: None,
-            restarted: Vec::new(),
-            pinned: Vec::new(),
+            restarted: kept.restarted,
+            pinned: kept.pinned,
             pressed: &[],
-            swept_first: Vec::new(),
-            neighbours: Neighbours::default(),
-            swept_boxes: Vec::new(),
-            clear: PairMap::default(),
+            swept_first: kept.swept_first,
+            neighbours: kept.neighbours,
+            swept_boxes: kept.swept_boxes,
+            clear: kept.clear,
+            scratch: Scratch {
+                fast: kept.fast,
+                seen: kept.seen,
+                pairs: kept.pairs,
+            },
         }
     }
 
     /// Runs the pass; `angles` is the angle each body turned in the solver, by key. Returns the
     /// pairs it swept and the candidate pairs it examined (`StepProfile`'s counts).
     pub fn run(mut self, angles: &[Real]) -> (usize, usize) {
-        let fast = self.start(angles);
+        let mut fast = std::mem::take(&mut self.scratch.fast);
+        self.start(angles, &mut fast);
         if fast.is_empty() {
+            self.scratch.fast = fast;
+            self.put_back();
             return (0, 0);
         }
         self.neighbours
@@ -533,9 +595,12 @@ impl<'w> ContinuousPass<'w> {
         // The first sweeps: every pair of a fast body and a candidate the solver does not own.
         // They read only the solver's segments, so with the `parallel` feature they share out
         // over rayon's threads; their impacts are queued in pair order either way (same results).
-        let mut seen = PairSet::default();
-        let mut pairs = Vec::new();
-        self.swept_first = vec![false; self.bodies.key_bound()];
+        let mut seen = std::mem::take(&mut self.scratch.seen);
+        let mut pairs = std::mem::take(&mut self.scratch.pairs);
+        seen.clear();
+        pairs.clear();
+        self.swept_first.clear();
+        self.swept_first.resize(self.bodies.key_bound(), false);
         for &f in &fast {
             for c in self.candidates(f, 0.0) {
                 let key = pair_key(f, c);
@@ -573,7 +638,31 @@ impl<'w> ContinuousPass<'w> {
                 b.pose = s.pose_at(1.0);
             }
         }
+        self.scratch = Scratch { fast, seen, pairs };
+        self.put_back();
         (self.swept.get(), self.work.get())
+    }
+
+    /// Puts the containers back in the world's store for the next step's pass.
+    fn put_back(&mut self) {
+        use std::mem::take;
+        *self.store = PassBuffers {
+            segments: take(&mut self.segments),
+            queue: take(&mut self.queue),
+            pair_impacts: take(&mut self.pair_impacts),
+            restarted: take(&mut self.restarted),
+            swept_boxes: take(&mut self.swept_boxes),
+            neighbours: take(&mut self.neighbours),
+            clear: take(&mut self.clear),
+            joined: take(&mut self.joined),
+            yielded: take(&mut self.yielded),
+            disabled: take(&mut self.disabled),
+            pinned: take(&mut self.pinned),
+            swept_first: take(&mut self.swept_first),
+            fast: take(&mut self.scratch.fast),
+            seen: take(&mut self.scratch.seen),
+            pairs: take(&mut self.scratch.pairs),
+        };
     }
 
     /// Resolves pending impacts in time order until none is left (or the backstop is reached).
@@ -595,9 +684,9 @@ impl<'w> ContinuousPass<'w> {
         }
     }
 
-    /// Builds every body's segment from the solver's motion and returns the fast bodies: those
-    /// some point of which moves more than half the speculative distance.
-    fn start(&mut self, angles: &[Real]) -> Vec<u32> {
+    /// Builds every body's segment from the solver's motion and lists the fast bodies in `fast`:
+    /// those some point of which moves more than half the speculative distance.
+    fn start(&mut self, angles: &[Real], fast: &mut Vec<u32>) {
         let half = SPECULATIVE_DISTANCE / 2.0;
         self.segments.clear();
         self.segments
@@ -607,7 +696,7 @@ impl<'w> ContinuousPass<'w> {
             self.bodies.key_bound(),
             (u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO)),
         );
-        let mut fast = Vec::new();
+        fast.clear();
         for (key, b) in self.bodies.iter() {
             let lin = b.pose.translation - b.previous_pose.translation;
             let ang = if b.kind == BodyKind::Static {
@@ -631,7 +720,6 @@ impl<'w> ContinuousPass<'w> {
         fast.extend((0..self.pressed.len() as u32).filter(|&i| self.is_pressed(i)));
         fast.sort_unstable();
         fast.dedup();
-        fast
     }
 
     /// Whether a kinematic body presses on body `i` this step (see `pressed`).
