@@ -116,7 +116,8 @@ impl ContinuousPass<'_> {
         while next < members.len() && (next < first_ring || transitive) {
             let i = members[next];
             next += 1;
-            for c in self.candidates(i, t) {
+            let list = self.candidates(i, t);
+            for &c in &list {
                 if members[..next - 1].contains(&c) {
                     continue; // their contact was added when `c` took its turn
                 }
@@ -140,6 +141,7 @@ impl ContinuousPass<'_> {
                     members.push(c);
                 }
             }
+            self.give_back(list);
         }
         // Bodies jointed to the group take the blow with it: an articulated body moves whole.
         let mut joints = self.group_joints(&mut members, t);

@@ -276,11 +276,13 @@ impl ContinuousPass<'_> {
             // The impact pair itself is always swept again: its impulse only stopped the closing at
             // the contact point, and a pair sliding or turning along each other closes again.
             let partner = if i == pair.0 { pair.1 } else { pair.0 };
-            for c in self.candidates(i, t) {
+            let list = self.candidates(i, t);
+            for &c in &list {
                 if c == partner || !self.solver_owns(i, c) || self.passes_bounce_on(i, c) {
                     self.schedule(i, c, t);
                 }
             }
+            self.give_back(list);
         }
     }
 

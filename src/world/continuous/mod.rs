@@ -407,6 +407,7 @@ pub(crate) struct PassBuffers {
     fast: Vec<u32>,
     seen: PairSet,
     pairs: Vec<(u32, u32)>,
+    lists: Vec<Vec<u32>>,
 }
 
 /// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
@@ -481,6 +482,8 @@ pub(crate) struct ContinuousPass<'w> {
     swept_first: Vec<bool>,
     /// The first sweeps' lists (kept with the other containers).
     scratch: Scratch,
+    /// Candidate lists to reuse (see `schedule::candidates`).
+    lists: Vec<Vec<u32>>,
     /// Where the containers come from and go back to (see `PassBuffers`).
     store: &'w mut PassBuffers,
 }
@@ -573,6 +576,7 @@ impl<'w> ContinuousPass<'w> {
                 seen: kept.seen,
                 pairs: kept.pairs,
             },
+            lists: kept.lists,
         }
     }
 
@@ -602,7 +606,8 @@ impl<'w> ContinuousPass<'w> {
         self.swept_first.clear();
         self.swept_first.resize(self.bodies.key_bound(), false);
         for &f in &fast {
-            for c in self.candidates(f, 0.0) {
+            let list = self.candidates(f, 0.0);
+            for &c in &list {
                 let key = pair_key(f, c);
                 if seen.insert(key) && !self.solver_owns(f, c) && !self.set_aside(f, c) {
                     pairs.push((f, c));
@@ -610,6 +615,7 @@ impl<'w> ContinuousPass<'w> {
                     self.swept_first[c as usize] = true;
                 }
             }
+            self.give_back(list);
         }
         let (bodies, segments, dt) = (&*self.bodies, &self.segments, self.config.dt);
         let sweep = |&(a, b): &(u32, u32)| {
@@ -662,6 +668,7 @@ impl<'w> ContinuousPass<'w> {
             fast: take(&mut self.scratch.fast),
             seen: take(&mut self.scratch.seen),
             pairs: take(&mut self.scratch.pairs),
+            lists: take(&mut self.lists),
         };
     }
 
@@ -783,11 +790,13 @@ impl<'w> ContinuousPass<'w> {
     fn hold(&mut self, i: u32, t: Real) {
         // A body that stands still is not checked from its own side (`verify::find_overlaps`):
         // whatever can reach it is checked from theirs.
-        for c in self.candidates(i, t) {
+        let list = self.candidates(i, t);
+        for &c in &list {
             if let Some(flag) = self.swept_first.get_mut(c as usize) {
                 *flag = true;
             }
         }
+        self.give_back(list);
         let reach = self.bodies.at(i).reach;
         let old = &self.segments[i as usize];
         self.segments[i as usize] = old.replaced(t, Vec2::ZERO, 0.0, reach);

@@ -262,7 +262,8 @@ impl ContinuousPass<'_> {
     }
 
     /// Bodies that body `i` can meet on its motion from `t` and can collide with (at least one of
-    /// the two dynamic), sorted: a superset of those whose proxies meet its swept box.
+    /// the two dynamic), sorted: a superset of those whose proxies meet its swept box. The list
+    /// comes from a pool: hand it back with `give_back` when done.
     ///
     /// While the swept box stays within the proxy box `i` had at the start of the pass, these
     /// are its contacts then plus what the tree queries of other bodies found it with, and no
@@ -283,8 +284,10 @@ impl ContinuousPass<'_> {
         };
         // Partners from the start of the step's contacts can collide (the pair update removes
         // contacts whose shapes cannot: filters, sensors); the others are filtered below.
-        let mut out = Vec::new();
-        let mut others = Vec::new();
+        let mut out = self.lists.pop().unwrap_or_default();
+        let mut others = self.lists.pop().unwrap_or_default();
+        out.clear();
+        others.clear();
         if BroadPhase::holds(&start_box, &query) {
             out.extend_from_slice(self.neighbours.contacts_of(i));
             if let Some(found) = self.neighbours.found_by.get(&i) {
@@ -301,17 +304,26 @@ impl ContinuousPass<'_> {
                 self.neighbours.found_by.entry(c).or_default().push(i);
             }
         }
-        let body = self.bodies.at(i);
-        others.retain(|&c| body.pair_filter(self.bodies.at(c)) != PairFilter::Never);
-        out.append(&mut others);
-        out.sort_unstable();
-        out.dedup();
+        if !others.is_empty() {
+            let body = self.bodies.at(i);
+            others.retain(|&c| body.pair_filter(self.bodies.at(c)) != PairFilter::Never);
+            // (The contacts' partners come sorted and without repeats.)
+            out.append(&mut others);
+            out.sort_unstable();
+            out.dedup();
+        }
+        self.lists.push(others);
         // Nor are the bodies of a joint that keeps them from colliding swept.
         if let Some(j) = self.joints {
             out.retain(|&c| !j.blocks(i, c));
         }
         self.work.set(self.work.get() + out.len());
         out
+    }
+
+    /// Takes back a list [`ContinuousPass::candidates`] gave, to reuse its memory.
+    pub(super) fn give_back(&mut self, list: Vec<u32>) {
+        self.lists.push(list);
     }
 
     /// Velocity at world point `p` of body `i`'s *motion in this step* (its segment), which differs

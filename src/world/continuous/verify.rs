@@ -70,7 +70,8 @@ impl ContinuousPass<'_> {
             watch = hold.clone();
             for &h in &hold {
                 let reached = self.candidates(h, 0.0);
-                watch.extend(reached);
+                watch.extend_from_slice(&reached);
+                self.give_back(reached);
             }
             watch.sort_unstable();
             watch.dedup();
@@ -117,13 +118,15 @@ impl ContinuousPass<'_> {
             }
             // The solver's pairs cannot pass through each other (see `solver_owns`); every other
             // pair is checked on its segments.
-            let hit = self
-                .candidates(i, si.t0)
-                .into_iter()
+            let list = self.candidates(i, si.t0);
+            let hit = list
+                .iter()
+                .copied()
                 .filter(|&c| {
                     !(self.known_clear(i, c) || self.solver_owns(i, c) || self.set_aside(i, c))
                 })
                 .find_map(|c| self.reaches_past_slop(i, c).map(|(t, toi)| (i, c, t, toi)));
+            self.give_back(list);
             found.extend(hit);
         }
         found
