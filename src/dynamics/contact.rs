@@ -3,7 +3,10 @@
 //! A contact exists while two bodies' fat broad-phase boxes overlap. Each step it is given fresh
 //! manifolds (one per overlapping pair of convex pieces) with every point within
 //! [`SPECULATIVE_DISTANCE`]; points keep the impulses of last step's point with the same feature id
-//! (warm starting).
+//! (warm starting). Two shortcuts skip the kernels: a touching pair that moved little keeps its
+//! manifolds (*recycling*, after Box2D v3.1), and a pair found apart keeps its empty manifolds
+//! while its motion stays under a lower bound of its gap less the margin (exact;
+//! `docs/simulation.md`, "Pairs that stay apart").
 
 use crate::constants::CONTACT_RECYCLE_COS_ANGLE;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -11,7 +14,9 @@ use crate::dynamics::body::{Body, PairFilter};
 use crate::dynamics::contact_math::{bodies_relative_velocity, MixingRule};
 use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
-use crate::query::{for_each_piece_pair, local_manifold, FeatureId, MAX_MANIFOLD_POINTS};
+use crate::query::{
+    for_each_piece_pair, gap_lower_bound, local_manifold, FeatureId, MAX_MANIFOLD_POINTS,
+};
 
 /// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
 /// stacked boxes both faces separate equally, and a larger bias keeps the same face as reference
@@ -114,7 +119,17 @@ struct ComputedAt {
     /// The bodies' shape versions (see `Body::shape_version`) and the pair's filter then.
     versions: (u32, u32),
     filter: PairFilter,
+    /// A lower bound (metres) of the gap between the two shapes then, when the manifolds came
+    /// out empty for a pair already apart and nearly still (see [`PairContact::update`]); `-∞`
+    /// otherwise.
+    gap: Real,
 }
+
+/// Relative motion (metres) per update below which a pair whose manifolds came out empty twice in
+/// a row has a lower bound of its gap computed, so that the next updates can keep the empty
+/// manifolds while the pair stays apart (see [`PairContact::update`]). Pairs moving faster are
+/// recomputed every step anyway, and would pay for the bound without using it.
+const STILL_APART_MOTION: Real = 0.25 * SPECULATIVE_DISTANCE;
 
 impl PairContact {
     /// A contact between bodies `a` and `b` (keys, `a < b`) whose shapes are filtered by
@@ -172,6 +187,11 @@ impl PairContact {
     /// |sin Δ(relative angle)|` (a bound on how far any point moved relative to the other body,
     /// as Box2D v3.1): the points keep their anchors and ids and only their separations are
     /// updated, from the material points' motion along the (kept) normal.
+    ///
+    /// A pair whose manifolds came out empty *stays apart* without a kernel call while it has
+    /// moved less than its gap then (`ComputedAt::gap`, a lower bound, recorded for pairs apart
+    /// twice in a row and moving less than `STILL_APART_MOTION`) exceeded `margin`: exact, since
+    /// no point can have come within the margin.
     pub fn update(
         &mut self,
         ba: &Body,
@@ -187,13 +207,25 @@ impl PairContact {
             self.impact = false;
             return (true, true);
         }
+        // A pair whose manifolds came out empty stays without points while it has moved less
+        // than its gap then exceeded the margin by: no point of either shape can have come
+        // within the margin of the other, so the kernels would find nothing again.
+        let apart_moved = self.moved_since_apart(ba, bb);
         self.recycled_motion = 0.0;
+        if let (Some(moved), Some(at)) = (apart_moved, self.computed_at) {
+            if moved < at.gap - margin {
+                self.bounce = false;
+                self.impact = false;
+                return (false, false);
+            }
+        }
         self.computed_at = Some(ComputedAt {
             relative: ba.pose.inv_mul(&bb.pose),
             rotation_a: ba.pose.rotation,
             rotation_b: bb.pose.rotation,
             versions: (ba.shape_version, bb.shape_version),
             filter: self.filter,
+            gap: Real::NEG_INFINITY,
         });
         // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
         // roles each step: no allocation once they have grown.
@@ -269,6 +301,14 @@ impl PairContact {
                 }
             },
         );
+        if self.manifolds.is_empty() && apart_moved.is_some_and(|m| m < STILL_APART_MOTION) {
+            // Apart for a second update and nearly still: bound the gap, so that the next
+            // updates can keep these empty manifolds (above).
+            let gap = gap_lower_bound(&ba.com_shape, &ba.pose, &bb.com_shape, &bb.pose);
+            if let Some(at) = self.computed_at.as_mut() {
+                at.gap = gap;
+            }
+        }
         let was = self.touching;
         self.touching = if was {
             self.has_points()
@@ -278,6 +318,28 @@ impl PairContact {
         self.bounce = !was && self.bouncy() && self.closing_speed(ba, bb) > bounce_speed;
         self.impact = false;
         (was, self.touching)
+    }
+
+    /// When the last computation gave no manifold (the pair was apart) for the same shapes and
+    /// filter: a bound (metres) on how far any point of either body has moved relative to the
+    /// other since then, the smaller of `|Δt| + c·reach` measured in either body's frame (`t` the
+    /// other's centre of mass there, `c = 2|sin(Δθ/2)|` the chord of the relative turn). `None`
+    /// otherwise.
+    fn moved_since_apart(&self, ba: &Body, bb: &Body) -> Option<Real> {
+        let at = self.computed_at?;
+        if !self.manifolds.is_empty()
+            || at.versions != (ba.shape_version, bb.shape_version)
+            || at.filter != self.filter
+        {
+            return None;
+        }
+        let relative = ba.pose.inv_mul(&bb.pose);
+        let turn = at.relative.rotation.inv_mul_rot(relative.rotation);
+        let chord = (2.0 * (1.0 - turn.cos)).max(0.0).sqrt();
+        let b_in_a = (relative.translation - at.relative.translation).length() + chord * bb.reach;
+        let a_in_b = (relative.inverse().translation - at.relative.inverse().translation).length()
+            + chord * ba.reach;
+        Some(b_in_a.min(a_in_b))
     }
 
     /// Recycles the manifold if the pair moved little enough since it was computed (see
@@ -424,4 +486,104 @@ pub(crate) fn is_ghost(
     let neighbour_face = side * Vec2::new(-travel.y, travel.x);
     let turn = face.perp_dot(neighbour_face);
     !(face.perp_dot(n) * turn >= 0.0 && n.perp_dot(neighbour_face) * turn >= 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constants::CONTACT_RECYCLE_DISTANCE;
+    use crate::dynamics::body::build_body;
+    use crate::{BodyDef, BodyKind, Shape, WorldConfig};
+
+    fn body(kind: BodyKind, shape: Shape, x: Real, y: Real, angle: Real) -> Body {
+        let def = BodyDef {
+            kind,
+            shape,
+            transform: Transform::new(Vec2::new(x, y), angle),
+            ..BodyDef::default()
+        };
+        build_body(def, "test").expect("a valid body")
+    }
+
+    /// What a fresh contact (no history) finds for the pair at its current poses.
+    fn fresh(ba: &Body, bb: &Body, margin: Real) -> bool {
+        let mixing = WorldConfig::default().mixing();
+        let mut c = PairContact::new(0, 1, PairFilter::All, mixing);
+        c.update(ba, bb, margin, 1.0, CONTACT_RECYCLE_DISTANCE);
+        c.has_points()
+    }
+
+    /// A pair found apart twice keeps its empty manifolds without a kernel call while it has
+    /// moved less than its gap bound less the margin, and is computed afresh (finding its points)
+    /// past that: on every pose of the approach it agrees with a contact computed from scratch.
+    #[test]
+    fn a_pair_apart_skips_the_kernels_only_while_its_gap_bound_holds() {
+        let margin = SPECULATIVE_DISTANCE;
+        for (case, (shape_b, turn)) in [
+            (Shape::rectangle(0.5, 0.5).unwrap(), 0.0),
+            (Shape::rectangle(0.3, 0.5).unwrap(), 0.2),
+            (Shape::circle(0.4).unwrap(), 0.0),
+            (
+                Shape::capsule(Vec2::new(0.0, -0.3), Vec2::new(0.0, 0.3), 0.2).unwrap(),
+                0.1,
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let ground = body(
+                BodyKind::Static,
+                Shape::rectangle(0.5, 0.5).unwrap(),
+                0.0,
+                0.0,
+                0.0,
+            );
+            // B starts 6 cm right of the ground box's right face (at its extent along x).
+            let extent_x = |b: &Body| {
+                b.com_shape
+                    .aabb(&Transform::new(Vec2::ZERO, b.pose.angle()))
+                    .max
+                    .x
+            };
+            let mut b = body(BodyKind::Dynamic, shape_b, 0.0, 0.0, turn);
+            let start = 0.5 + extent_x(&b) + 0.06;
+            b.pose = Transform::new(Vec2::new(start, 0.0), turn);
+            let mixing = WorldConfig::default().mixing();
+            let mut c = PairContact::new(0, 1, PairFilter::All, mixing);
+            let recycle = CONTACT_RECYCLE_DISTANCE;
+            for _ in 0..2 {
+                c.update(&ground, &b, margin, 1.0, recycle);
+                assert!(!c.has_points());
+            }
+            let at = c.computed_at.expect("computed");
+            assert!(
+                at.gap > 0.05 && at.gap <= 0.06 + 1e-12,
+                "a lower bound of the 6 cm gap: {}",
+                at.gap
+            );
+            // Approach in 1 mm steps: the kept answer always matches a fresh one, the kernels are
+            // skipped while the bound holds, and the first points appear within the margin.
+            let mut skipped = 0;
+            let mut found = false;
+            for k in 1..=60 {
+                b.pose = Transform::new(Vec2::new(start - 0.001 * k as Real, 0.0), turn);
+                let before = c.computed_at.map(|a| a.relative.translation);
+                c.update(&ground, &b, margin, 1.0, recycle);
+                assert_eq!(
+                    c.has_points(),
+                    fresh(&ground, &b, margin),
+                    "case {case} at step {k}"
+                );
+                if c.computed_at.map(|a| a.relative.translation) == before {
+                    skipped += 1;
+                }
+                found |= c.has_points();
+            }
+            assert!(
+                skipped >= 40,
+                "case {case}: only {skipped} updates skipped the kernels"
+            );
+            assert!(found, "case {case}: the pair came within the margin");
+        }
+    }
 }

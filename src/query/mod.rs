@@ -282,6 +282,58 @@ pub(crate) fn separation_bound(
     })
 }
 
+/// A lower bound of the gap (metres) between shapes `a` at `xa` and `b` at `xb` (world frames):
+/// for convex shapes, the exact gap when the cores are apart (their closest features, less the
+/// radii), the largest face separation ([`separation_bound`]) when they are not, the exact gap
+/// where either core is a point (a circle), `-∞` for two segment cores on one line; for
+/// compounds, the least over their pieces' pairs.
+pub(crate) fn gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Real {
+    if a.is_convex() && b.is_convex() {
+        return convex_gap_lower_bound(a, xa, b, xb);
+    }
+    let mut gap = Real::INFINITY;
+    visit_pieces(a, xa, &mut |sa, xsa, _| {
+        visit_pieces(b, xb, &mut |sb, xsb, _| {
+            gap = gap.min(convex_gap_lower_bound(sa, xsa, sb, xsb));
+        });
+    });
+    gap
+}
+
+/// [`gap_lower_bound`] of two convex shapes.
+fn convex_gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Real {
+    let (ca, cb) = (convex_core(a), convex_core(b));
+    let radii = ca.radius + cb.radius;
+    if ca.points.len() >= 2 && cb.points.len() >= 2 {
+        let Some((gap, _)) = separation_bound(a, xa, b, xb) else {
+            return Real::NEG_INFINITY;
+        };
+        if gap + radii <= 0.0 {
+            return gap; // the cores touch or overlap
+        }
+        // A face separates the cores: they are apart, and their closest features give the gap
+        // (a face separation alone can be far below it for shapes apart corner to corner).
+        let exact = with_moved(&cb, &xa.inv_mul(xb), |cb| distance::core_distance(&ca, cb));
+        return gap.max(exact.distance - radii);
+    }
+    let radii = ca.radius + cb.radius;
+    let (pa, pb) = (
+        xa.transform_point(ca.points[0]),
+        xb.transform_point(cb.points[0]),
+    );
+    if ca.points.len() == 1 && cb.points.len() == 1 {
+        return pa.distance(pb) - radii;
+    }
+    // A point core (a circle) against a segment or polygon core: the point's signed distance.
+    let (point, core, frame) = if ca.points.len() == 1 {
+        (pa, &cb, xb)
+    } else {
+        (pb, &ca, xa)
+    };
+    let local = frame.inv_transform_point(point);
+    distance::point_core(core.points, core.normals, local).distance - radii
+}
+
 /// The general kernel only, bypassing the box–box fast path (the box kernel's tests hold the two
 /// together).
 #[cfg(test)]
