@@ -105,7 +105,7 @@ fn deep_inside_at(
 /// What the pass knows of which bodies can meet without asking the broad phase's trees: each
 /// body's contacts at the start of the pass, the fat boxes its proxy had then (for proxies the pass
 /// has enlarged since), and the pairs found by tree queries of bodies that left their boxes.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Neighbours {
     /// `partners[offsets[k]..offsets[k + 1]]`: the bodies body `k` has a contact with.
     offsets: Vec<u32>,
@@ -344,7 +344,7 @@ impl Segment {
 
 /// A queued time of impact between bodies `a` and `b` (keys), valid while both segments keep the
 /// versions it was computed for.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 struct PendingImpact {
     t: Real,
     seq: u64,
@@ -389,8 +389,9 @@ impl Ord for PendingImpact {
 
 /// The continuous pass's containers, kept by the world between steps so that a step's pass
 /// allocates nothing once they have grown (the pass takes them at its start, clears each, and
-/// puts them back when it ends). Their contents mean nothing between steps.
-#[derive(Clone, Debug, Default)]
+/// puts them back when it ends). Their contents mean nothing between steps, so a clone of the
+/// world starts with empty ones.
+#[derive(Debug, Default)]
 pub(crate) struct PassBuffers {
     segments: Vec<Segment>,
     queue: BinaryHeap<Reverse<PendingImpact>>,
@@ -408,6 +409,12 @@ pub(crate) struct PassBuffers {
     seen: PairSet,
     pairs: Vec<(u32, u32)>,
     lists: Vec<Vec<u32>>,
+}
+
+impl Clone for PassBuffers {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
 }
 
 /// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
