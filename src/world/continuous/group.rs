@@ -106,7 +106,7 @@ impl ContinuousPass<'_> {
     pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
         let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
         let mut contacts: Vec<GroupContact> = Vec::new();
-        let mut degree: u32 = members.iter().map(|&i| self.neighbours.degree(i)).sum();
+        let mut degree: u32 = members.iter().map(|&i| self.buf.neighbours.degree(i)).sum();
         // The two bodies' touching neighbours join them; when the group touches a kinematic body,
         // so do theirs, and so on (a kinematic body presses through a whole stack to the static
         // world, and the group must see that to squeeze it out; see `squeeze.rs`).
@@ -137,7 +137,7 @@ impl ContinuousPass<'_> {
                     && degree < MAX_GROUP_DEGREE
                 {
                     self.bodies.at_mut(c).wake(); // (asleep: it takes its share of the blow)
-                    degree += self.neighbours.degree(c);
+                    degree += self.buf.neighbours.degree(c);
                     members.push(c);
                 }
             }
@@ -167,13 +167,13 @@ impl ContinuousPass<'_> {
     /// slop) and it is not a bounce of its own.
     fn group_contact(&self, i: u32, c: u32, t: Real, out: &mut Vec<GroupContact>) {
         let (a, b) = pair_key(i, c);
-        if self.disabled.contains(&(a, b)) || self.yielded.contains(&(a, b)) {
+        if self.buf.disabled.contains(&(a, b)) || self.buf.yielded.contains(&(a, b)) {
             return; // the hooks disabled the pair's impact, or a kinematic body passes this step
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (xa, xb) = (
-            self.segments[a as usize].pose_at(t),
-            self.segments[b as usize].pose_at(t),
+            self.buf.segments[a as usize].pose_at(t),
+            self.buf.segments[b as usize].pose_at(t),
         );
         let pieces_filtered = ba.pair_filter(bb) == PairFilter::Pieces;
         let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
@@ -376,8 +376,8 @@ impl ContinuousPass<'_> {
         use crate::dynamics::joint_solver::JointKind as K;
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(j.body_b));
         let (xa, xb) = (
-            self.segments[a as usize].pose_at(t),
-            self.segments[j.body_b as usize].pose_at(t),
+            self.buf.segments[a as usize].pose_at(t),
+            self.buf.segments[j.body_b as usize].pose_at(t),
         );
         let lever = |x: &crate::math::Transform, body: &crate::Body, local: Vec2| {
             x.rotation.rotate(local - body.local_center)

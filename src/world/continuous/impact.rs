@@ -88,10 +88,10 @@ impl ContinuousPass<'_> {
                 body.wake();
             }
         }
-        let (sa, sb) = (self.segments[a as usize], self.segments[b as usize]);
+        let (sa, sb) = (self.buf.segments[a as usize], self.buf.segments[b as usize]);
         let Some((friction, restitution)) = self.impact_material(pending) else {
             // The hooks disabled this contact: the pair passes through each other this step.
-            self.disabled.insert(pair_key(a, b));
+            self.buf.disabled.insert(pair_key(a, b));
             return;
         };
         let hit = Hit {
@@ -170,7 +170,7 @@ impl ContinuousPass<'_> {
         });
         // A joined pair moves on as it is (settling it with its neighbours would give the two
         // different motions again); anything it drives into is swept and met as a new impact.
-        let joined = self.joined.contains(&pair_key(a, b));
+        let joined = self.buf.joined.contains(&pair_key(a, b));
         let members = if over_budget || joined {
             vec![a, b]
         } else {
@@ -186,7 +186,7 @@ impl ContinuousPass<'_> {
     /// took B to its new velocity.
     fn join(&mut self, hit: &Hit) -> Real {
         let (a, b) = (hit.a, hit.b);
-        self.joined.insert(pair_key(a, b));
+        self.buf.joined.insert(pair_key(a, b));
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (ma, mb) = (ba.mass, bb.mass);
         let v = (ma * ba.linear_velocity + mb * bb.linear_velocity) / (ma + mb);
@@ -205,7 +205,7 @@ impl ContinuousPass<'_> {
         let (a, b) = (hit.a, hit.b);
         // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs) and MAX_BOUNCES_PER_PAIR
         // (group.rs).
-        *self.pair_impacts.entry(pair_key(a, b)).or_insert(0) += 1;
+        *self.buf.pair_impacts.entry(pair_key(a, b)).or_insert(0) += 1;
         // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would undo
         // its excess depth over one step (as the solver's soft contact does, and no faster than
         // its push limit): a body spinning or sliding fast along another turns tangential speed
@@ -244,7 +244,7 @@ impl ContinuousPass<'_> {
         // A new motion ends the joins of the bodies that get one (their partners no longer move
         // with them), except the pair just joined.
         let just_joined = pair_key(pair.0, pair.1);
-        self.joined.retain(|&(p, q)| {
+        self.buf.joined.retain(|&(p, q)| {
             (p, q) == just_joined || !(members.contains(&p) || members.contains(&q))
         });
         for &i in members {
@@ -261,8 +261,9 @@ impl ContinuousPass<'_> {
                 body.linear_velocity * self.config.dt,
                 body.angular_velocity * self.config.dt,
             );
-            self.segments[i as usize] = self.segments[i as usize].replaced(t, lin, ang, body.reach);
-            self.restarted.push(i);
+            self.buf.segments[i as usize] =
+                self.buf.segments[i as usize].replaced(t, lin, ang, body.reach);
+            self.buf.restarted.push(i);
             self.enlarge_proxy(i, t);
         }
         for &i in members {
@@ -290,6 +291,7 @@ impl ContinuousPass<'_> {
     /// restitution threshold at one of their contact's points, with restitution to apply.
     fn passes_bounce_on(&self, i: u32, c: u32) -> bool {
         if !self
+            .buf
             .neighbours
             .summary_between(i, c)
             .is_some_and(|s| s.bouncy && s.has_points)
@@ -297,6 +299,7 @@ impl ContinuousPass<'_> {
             return false;
         }
         let Some(contact) = self
+            .buf
             .neighbours
             .contact_between(i, c)
             .map(|k| &self.contacts.as_slice()[k])

@@ -393,55 +393,10 @@ impl Ord for PendingImpact {
 /// world starts with empty ones.
 #[derive(Debug, Default)]
 pub(crate) struct PassBuffers {
-    segments: Vec<Segment>,
-    queue: BinaryHeap<Reverse<PendingImpact>>,
-    pair_impacts: PairMap<u32>,
-    restarted: Vec<u32>,
-    swept_boxes: Vec<(u32, Real, Aabb)>,
-    neighbours: Neighbours,
-    clear: PairMap<((u32, u32), Real)>,
-    joined: PairSet,
-    yielded: PairSet,
-    disabled: PairSet,
-    pinned: Vec<u32>,
-    swept_first: Vec<bool>,
-    fast: Vec<u32>,
-    seen: PairSet,
-    pairs: Vec<(u32, u32)>,
-    lists: Vec<Vec<u32>>,
-}
-
-impl Clone for PassBuffers {
-    fn clone(&self) -> Self {
-        Self::default()
-    }
-}
-
-/// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
-/// segments, queue and counters (see the module notes).
-pub(crate) struct ContinuousPass<'w> {
-    config: &'w WorldConfig,
-    bodies: &'w mut BodySet,
-    contacts: &'w ContactSet,
-    broad_phase: &'w mut BroadPhase,
-    events: &'w mut StepEvents,
-    clock: &'w Clock,
     /// Each body's motion for the rest of the step, by key.
     segments: Vec<Segment>,
     /// Pending impacts, earliest first.
     queue: BinaryHeap<Reverse<PendingImpact>>,
-    /// Insertion counter: equal times resolve in the order they were found.
-    seq: u64,
-    /// Impacts resolved with an impulse (against `max_impacts_per_step`).
-    impacts: usize,
-    /// Pending impacts processed (against the re-sweep backstop).
-    processed: usize,
-    /// Candidate pairs examined so far (against `work_budget`).
-    work: std::cell::Cell<usize>,
-    /// Pairs swept so far (each a time-of-impact query over the rest of the step).
-    swept: std::cell::Cell<usize>,
-    /// `WORK_PER_PAIR` × (contacts + bodies) of this step.
-    work_budget: usize,
     /// Impulses applied per pair this step (see `schedule::MAX_IMPACTS_PER_PAIR`).
     pair_impacts: PairMap<u32>,
     /// Bodies given a new segment since the final check last looked (its next round's watch list).
@@ -463,17 +418,73 @@ pub(crate) struct ContinuousPass<'w> {
     /// kinematic body's way, so the static contact wins and the kinematic body passes it (see
     /// `squeeze.rs`). Never swept against each other again this step.
     yielded: PairSet,
-    /// The game's contact hooks and their verdicts of this step (see `world/hooks.rs`).
-    hooks: Option<(&'w mut dyn ContactHooks, &'w mut Verdicts)>,
     /// Pairs of bodies whose impact the hooks disabled: never swept against each other again
     /// this step.
     disabled: PairSet,
-    /// The joints, whose bodies (`collide_connected` off) are never swept against each other.
-    joints: Option<&'w JointSet>,
     /// Dynamic bodies pinned against an immovable body for the rest of the step (see
     /// `schedule::MAX_IMPACTS_PER_PAIR`): held still, and immovable to every other body from then
     /// on, so nothing can drive them into what pins them.
     pinned: Vec<u32>,
+    /// Per body key: some pair of the body got a time of impact in the first sweeps, or it may
+    /// reach a body held still since. Every pair of a body without either was the solver's (or
+    /// set aside) then, and stays so while neither segment changes (`solver_owns` reads only the
+    /// segments and the start of the step); a pair with a body given a new motion is checked from
+    /// that body's side. The final check skips such bodies.
+    swept_first: Vec<bool>,
+    /// The fast bodies of the step, the pairs the first sweeps have seen, and those they sweep.
+    fast: Vec<u32>,
+    seen: PairSet,
+    pairs: Vec<(u32, u32)>,
+    /// Candidate lists to reuse (see `schedule::candidates`).
+    lists: Vec<Vec<u32>>,
+}
+
+impl Clone for PassBuffers {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl PassBuffers {
+    /// Empties what the pass expects empty at its start (segments, swept boxes, neighbours and
+    /// the first sweeps' lists are reset where they are filled).
+    fn reset(&mut self) {
+        self.queue.clear();
+        self.pair_impacts.clear();
+        self.restarted.clear();
+        self.clear.clear();
+        self.joined.clear();
+        self.yielded.clear();
+        self.disabled.clear();
+        self.pinned.clear();
+    }
+}
+
+/// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
+/// segments, queue and counters (see the module notes).
+pub(crate) struct ContinuousPass<'w> {
+    config: &'w WorldConfig,
+    bodies: &'w mut BodySet,
+    contacts: &'w ContactSet,
+    broad_phase: &'w mut BroadPhase,
+    events: &'w mut StepEvents,
+    clock: &'w Clock,
+    /// Insertion counter: equal times resolve in the order they were found.
+    seq: u64,
+    /// Impacts resolved with an impulse (against `max_impacts_per_step`).
+    impacts: usize,
+    /// Pending impacts processed (against the re-sweep backstop).
+    processed: usize,
+    /// Candidate pairs examined so far (against `work_budget`).
+    work: std::cell::Cell<usize>,
+    /// Pairs swept so far (each a time-of-impact query over the rest of the step).
+    swept: std::cell::Cell<usize>,
+    /// `WORK_PER_PAIR` × (contacts + bodies) of this step.
+    work_budget: usize,
+    /// The game's contact hooks and their verdicts of this step (see `world/hooks.rs`).
+    hooks: Option<(&'w mut dyn ContactHooks, &'w mut Verdicts)>,
+    /// The joints, whose bodies (`collide_connected` off) are never swept against each other.
+    joints: Option<&'w JointSet>,
     /// Per body key, whether a kinematic body presses on it this step, directly or through other
     /// dynamic bodies (the solver's list, `SolverBuffers::pressed`; empty when none is). Its
     /// pairs with static and kinematic bodies are never the solver's (`solver_owns`): pressed from
@@ -481,26 +492,10 @@ pub(crate) struct ContinuousPass<'w> {
     /// world, and its constraint with the kinematic body follows that body's turn only to first
     /// order.
     pressed: &'w [bool],
-    /// Per body key: some pair of the body got a time of impact in the first sweeps, or it may
-    /// reach a body held still since. Every pair of a body without either was the solver's (or
-    /// set aside) then, and stays so while neither segment changes (`solver_owns` reads only the
-    /// segments and the start of the step); a pair with a body given a new motion is checked from
-    /// that body's side. The final check skips such bodies.
-    swept_first: Vec<bool>,
-    /// The first sweeps' lists (kept with the other containers).
-    scratch: Scratch,
-    /// Candidate lists to reuse (see `schedule::candidates`).
-    lists: Vec<Vec<u32>>,
-    /// Where the containers come from and go back to (see `PassBuffers`).
+    /// The pass's containers (see `PassBuffers`).
+    buf: PassBuffers,
+    /// Where the containers come from and go back to.
     store: &'w mut PassBuffers,
-}
-
-/// The first sweeps' lists: the fast bodies, the pairs seen and the pairs to sweep.
-#[derive(Default)]
-struct Scratch {
-    fast: Vec<u32>,
-    seen: PairSet,
-    pairs: Vec<(u32, u32)>,
 }
 
 impl<'w> ContinuousPass<'w> {
@@ -538,18 +533,10 @@ impl<'w> ContinuousPass<'w> {
         store: &'w mut PassBuffers,
     ) -> Self {
         let work_budget = WORK_PER_PAIR * (contacts.len() + bodies.len()) + WORK_FLOOR;
-        let mut kept = std::mem::take(store);
-        kept.queue.clear();
-        kept.pair_impacts.clear();
-        kept.restarted.clear();
-        kept.clear.clear();
-        kept.joined.clear();
-        kept.yielded.clear();
-        kept.disabled.clear();
-        kept.pinned.clear();
-        // (Segments, swept boxes, neighbours and the first sweeps' lists are reset where they are
-        // filled.)
+        let mut buf = std::mem::take(store);
+        buf.reset();
         Self {
+            buf,
             store,
             config,
             bodies,
@@ -557,47 +544,30 @@ impl<'w> ContinuousPass<'w> {
             broad_phase,
             events,
             clock,
-            segments: kept.segments,
-            queue: kept.queue,
             seq: 0,
             impacts: 0,
             processed: 0,
             work: std::cell::Cell::new(0),
             swept: std::cell::Cell::new(0),
             work_budget,
-            pair_impacts: kept.pair_impacts,
-            joined: kept.joined,
-            yielded: kept.yielded,
             hooks: None,
-            disabled: kept.disabled,
             joints: None,
-            restarted: kept.restarted,
-            pinned: kept.pinned,
             pressed: &[],
-            swept_first: kept.swept_first,
-            neighbours: kept.neighbours,
-            swept_boxes: kept.swept_boxes,
-            clear: kept.clear,
-            scratch: Scratch {
-                fast: kept.fast,
-                seen: kept.seen,
-                pairs: kept.pairs,
-            },
-            lists: kept.lists,
         }
     }
 
     /// Runs the pass; `angles` is the angle each body turned in the solver, by key. Returns the
     /// pairs it swept and the candidate pairs it examined (`StepProfile`'s counts).
     pub fn run(mut self, angles: &[Real]) -> (usize, usize) {
-        let mut fast = std::mem::take(&mut self.scratch.fast);
+        let mut fast = std::mem::take(&mut self.buf.fast);
         self.start(angles, &mut fast);
         if fast.is_empty() {
-            self.scratch.fast = fast;
+            self.buf.fast = fast;
             self.put_back();
             return (0, 0);
         }
-        self.neighbours
+        self.buf
+            .neighbours
             .start(self.contacts, self.bodies.key_bound());
         // Fast bodies' boxes must hold their whole motion before anyone queries.
         for &f in &fast {
@@ -606,25 +576,25 @@ impl<'w> ContinuousPass<'w> {
         // The first sweeps: every pair of a fast body and a candidate the solver does not own.
         // They read only the solver's segments, so with the `parallel` feature they share out
         // over rayon's threads; their impacts are queued in pair order either way (same results).
-        let mut seen = std::mem::take(&mut self.scratch.seen);
-        let mut pairs = std::mem::take(&mut self.scratch.pairs);
+        let mut seen = std::mem::take(&mut self.buf.seen);
+        let mut pairs = std::mem::take(&mut self.buf.pairs);
         seen.clear();
         pairs.clear();
-        self.swept_first.clear();
-        self.swept_first.resize(self.bodies.key_bound(), false);
+        self.buf.swept_first.clear();
+        self.buf.swept_first.resize(self.bodies.key_bound(), false);
         for &f in &fast {
             let list = self.candidates(f, 0.0);
             for &c in &list {
                 let key = pair_key(f, c);
                 if seen.insert(key) && !self.solver_owns(f, c) && !self.set_aside(f, c) {
                     pairs.push((f, c));
-                    self.swept_first[f as usize] = true;
-                    self.swept_first[c as usize] = true;
+                    self.buf.swept_first[f as usize] = true;
+                    self.buf.swept_first[c as usize] = true;
                 }
             }
             self.give_back(list);
         }
-        let (bodies, segments, dt) = (&*self.bodies, &self.segments, self.config.dt);
+        let (bodies, segments, dt) = (&*self.bodies, &self.buf.segments, self.config.dt);
         let sweep = |&(a, b): &(u32, u32)| {
             let (ua, ub) = (a as usize, b as usize);
             let (ba, bb) = (bodies.at(a), bodies.at(b));
@@ -646,42 +616,24 @@ impl<'w> ContinuousPass<'w> {
         self.drain_queue();
         self.verify(&fast);
         for (key, b) in self.bodies.iter_mut() {
-            let s = &self.segments[key as usize];
+            let s = &self.buf.segments[key as usize];
             if s.changed {
                 b.pose = s.pose_at(1.0);
             }
         }
-        self.scratch = Scratch { fast, seen, pairs };
+        (self.buf.fast, self.buf.seen, self.buf.pairs) = (fast, seen, pairs);
         self.put_back();
         (self.swept.get(), self.work.get())
     }
 
     /// Puts the containers back in the world's store for the next step's pass.
     fn put_back(&mut self) {
-        use std::mem::take;
-        *self.store = PassBuffers {
-            segments: take(&mut self.segments),
-            queue: take(&mut self.queue),
-            pair_impacts: take(&mut self.pair_impacts),
-            restarted: take(&mut self.restarted),
-            swept_boxes: take(&mut self.swept_boxes),
-            neighbours: take(&mut self.neighbours),
-            clear: take(&mut self.clear),
-            joined: take(&mut self.joined),
-            yielded: take(&mut self.yielded),
-            disabled: take(&mut self.disabled),
-            pinned: take(&mut self.pinned),
-            swept_first: take(&mut self.swept_first),
-            fast: take(&mut self.scratch.fast),
-            seen: take(&mut self.scratch.seen),
-            pairs: take(&mut self.scratch.pairs),
-            lists: take(&mut self.lists),
-        };
+        *self.store = std::mem::take(&mut self.buf);
     }
 
     /// Resolves pending impacts in time order until none is left (or the backstop is reached).
     fn drain_queue(&mut self) {
-        while let Some(Reverse(pending)) = self.queue.pop() {
+        while let Some(Reverse(pending)) = self.buf.queue.pop() {
             if !(self.current(pending.a, pending.version_a)
                 && self.current(pending.b, pending.version_b))
             {
@@ -691,7 +643,7 @@ impl<'w> ContinuousPass<'w> {
             if self.past_backstop() {
                 // A kinematic body driving into bodies that are already stopped would otherwise
                 // meet them again at the same time forever. What is left is the final check's.
-                self.queue.clear();
+                self.buf.queue.clear();
                 return;
             }
             self.resolve(&pending);
@@ -702,11 +654,12 @@ impl<'w> ContinuousPass<'w> {
     /// those some point of which moves more than half the speculative distance.
     fn start(&mut self, angles: &[Real], fast: &mut Vec<u32>) {
         let half = SPECULATIVE_DISTANCE / 2.0;
-        self.segments.clear();
-        self.segments
+        self.buf.segments.clear();
+        self.buf
+            .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
-        self.swept_boxes.clear();
-        self.swept_boxes.resize(
+        self.buf.swept_boxes.clear();
+        self.buf.swept_boxes.resize(
             self.bodies.key_bound(),
             (u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO)),
         );
@@ -725,7 +678,7 @@ impl<'w> ContinuousPass<'w> {
                 solver_ang: ang,
                 ..Segment::still(b.previous_pose)
             };
-            self.segments[key as usize] = s;
+            self.buf.segments[key as usize] = s;
             if b.kind != BodyKind::Static && s.lin.length() + s.ang.abs() * b.reach > half {
                 fast.push(key);
             }
@@ -743,13 +696,13 @@ impl<'w> ContinuousPass<'w> {
 
     /// Whether impulses may move body `i` in this pass: dynamic and not pinned.
     pub(super) fn movable(&self, i: u32) -> bool {
-        self.bodies.at(i).is_dynamic() && !self.pinned.contains(&i)
+        self.bodies.at(i).is_dynamic() && !self.buf.pinned.contains(&i)
     }
 
     /// Body `i`'s inverse mass for the pass's impulses: zero when it is pinned (or asleep,
     /// static or kinematic).
     pub(super) fn inv_mass(&self, i: u32) -> crate::dynamics::contact_math::InverseMass {
-        if self.pinned.contains(&i) {
+        if self.buf.pinned.contains(&i) {
             crate::dynamics::contact_math::InverseMass::default()
         } else {
             self.bodies.at(i).inverse_mass()
@@ -759,8 +712,8 @@ impl<'w> ContinuousPass<'w> {
     /// Pins dynamic body `i` at step fraction `t` for the rest of the step: held still there
     /// and immovable to the pass's impulses from then on (see `pinned`).
     pub(super) fn pin(&mut self, i: u32, t: Real) {
-        if !self.pinned.contains(&i) {
-            self.pinned.push(i);
+        if !self.buf.pinned.contains(&i) {
+            self.buf.pinned.push(i);
             self.hold(i, t);
         }
     }
@@ -768,7 +721,10 @@ impl<'w> ContinuousPass<'w> {
     /// Whether bodies `a` and `b` sit deep inside each other ([`deep_inside`]) where their
     /// segments stand at the later of their start times.
     pub(super) fn deep_inside_now(&self, a: u32, b: u32) -> bool {
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         let t = sa.t0.max(sb.t0);
         deep_inside_at(
             self.bodies.at(a),
@@ -780,7 +736,7 @@ impl<'w> ContinuousPass<'w> {
 
     /// Whether body `i`'s segment is still at `version`.
     fn current(&self, i: u32, version: u32) -> bool {
-        self.segments[i as usize].version == version
+        self.buf.segments[i as usize].version == version
     }
 
     /// Whether the pass has processed so many pending impacts, or examined so many candidate
@@ -799,15 +755,15 @@ impl<'w> ContinuousPass<'w> {
         // whatever can reach it is checked from theirs.
         let list = self.candidates(i, t);
         for &c in &list {
-            if let Some(flag) = self.swept_first.get_mut(c as usize) {
+            if let Some(flag) = self.buf.swept_first.get_mut(c as usize) {
                 *flag = true;
             }
         }
         self.give_back(list);
         let reach = self.bodies.at(i).reach;
-        let old = &self.segments[i as usize];
-        self.segments[i as usize] = old.replaced(t, Vec2::ZERO, 0.0, reach);
-        self.restarted.push(i);
+        let old = &self.buf.segments[i as usize];
+        self.buf.segments[i as usize] = old.replaced(t, Vec2::ZERO, 0.0, reach);
+        self.buf.restarted.push(i);
         let body = self.bodies.at_mut(i);
         body.linear_velocity = Vec2::ZERO;
         body.angular_velocity = 0.0;

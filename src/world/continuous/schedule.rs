@@ -74,7 +74,7 @@ impl ContinuousPass<'_> {
             // of the step) follows only to first order.
             return false;
         }
-        let Some(contact) = self.neighbours.summary_between(a, b) else {
+        let Some(contact) = self.buf.neighbours.summary_between(a, b) else {
             // Two bodies of a heap deep inside each other whose contact the pair update left
             // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says. Others (their
             // proxies were apart) only if their boxes stay apart.
@@ -86,7 +86,10 @@ impl ContinuousPass<'_> {
             // shortcuts below measure whole bodies.)
             return false;
         }
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         let from_start = !(sa.changed || sb.changed);
         if !contact.has_points {
             return self.cannot_meet(a, b, contact.margin);
@@ -134,7 +137,7 @@ impl ContinuousPass<'_> {
     /// resolve nothing: the pair is inside already), and the heap is left to the solver to push
     /// apart (see `docs/continuous.md`, "Heaps").
     fn in_heap(&self, a: u32, b: u32) -> bool {
-        self.neighbours.degree(a) > HEAP_DEGREE && self.neighbours.degree(b) > HEAP_DEGREE
+        self.buf.neighbours.degree(a) > HEAP_DEGREE && self.buf.neighbours.degree(b) > HEAP_DEGREE
     }
 
     /// Whether `a` and `b` are two bodies of a heap (`in_heap`) that started the pass more than
@@ -145,7 +148,7 @@ impl ContinuousPass<'_> {
         if !self.in_heap(a, b) {
             return false;
         }
-        let Some(contact) = self.neighbours.summary_between(a, b) else {
+        let Some(contact) = self.buf.neighbours.summary_between(a, b) else {
             return self.deep_inside_now(a, b);
         };
         let thinner = self.bodies.at(a).extent.min(self.bodies.at(b).extent);
@@ -156,12 +159,18 @@ impl ContinuousPass<'_> {
     /// pinned body letting a kinematic body pass).
     pub(super) fn set_aside(&self, a: u32, b: u32) -> bool {
         let key = pair_key(a, b);
-        self.joined.contains(&key) || self.yielded.contains(&key) || self.disabled.contains(&key)
+        self.buf.joined.contains(&key)
+            || self.buf.yielded.contains(&key)
+            || self.buf.disabled.contains(&key)
     }
 
     /// Impacts the pair has had this step.
     pub(super) fn impacts_of(&self, a: u32, b: u32) -> u32 {
-        self.pair_impacts.get(&pair_key(a, b)).copied().unwrap_or(0)
+        self.buf
+            .pair_impacts
+            .get(&pair_key(a, b))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Whether bodies `a` and `b`, farther apart than `margin` at the start of the step, cannot
@@ -172,7 +181,10 @@ impl ContinuousPass<'_> {
     /// that, the gap between their bounding boxes where their segments start (a lower bound of
     /// their distance) against the approach over the rest of the segments.
     fn cannot_meet(&self, a: u32, b: u32, margin: Real) -> bool {
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         let turn = |s: &super::Segment, i: u32| s.solver_ang.abs() * self.bodies.at(i).reach;
         let solver = (sa.solver_lin - sb.solver_lin).length() + turn(sa, a) + turn(sb, b);
         solver + sa.deviation + sb.deviation < margin || self.boxes_stay_apart(a, b)
@@ -182,7 +194,10 @@ impl ContinuousPass<'_> {
     /// bound of their distance: a box holds its body) exceeds how much closer they can come over
     /// the rest of the segments (`approach_bound`): then they cannot meet.
     fn boxes_stay_apart(&self, a: u32, b: u32) -> bool {
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         let t = sa.t0.max(sb.t0);
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (box_a, box_b) = (
@@ -200,7 +215,10 @@ impl ContinuousPass<'_> {
     /// `(cA − cB) + R(θA)·rA − R(θB)·rB` and a turn of `θ` moves `R(θ)·r` by at most `|θ|·|r|`.
     /// Relative, so a pair falling side by side at any speed does not approach at all.
     fn approach_bound(&self, a: u32, b: u32) -> Real {
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         let rest = 1.0 - sa.t0.max(sb.t0);
         let turn = |s: &super::Segment, i: u32| s.ang.abs() * self.bodies.at(i).reach;
         ((sa.lin - sb.lin).length() + turn(sa, a) + turn(sb, b)) * rest
@@ -212,7 +230,10 @@ impl ContinuousPass<'_> {
     /// |ΔθB|·(reachB + extentA)` while it is within its extent of B (A's turn swings the anchor
     /// round A's centre; B's carries it round B's centre at that distance).
     fn centres_stay_out(&self, a: u32, b: u32, overlap: Real) -> bool {
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let rest = 1.0 - sa.t0.max(sb.t0);
         let shift = ((sa.lin - sb.lin) * rest).length();
@@ -228,8 +249,8 @@ impl ContinuousPass<'_> {
     /// Remembered for the segment's version and `t` (the pass asks for the same box when it
     /// enlarges a proxy, finds candidates and verifies).
     fn swept_box(&mut self, i: u32, t: Real) -> Aabb {
-        let seg = &self.segments[i as usize];
-        let cached = &mut self.swept_boxes[i as usize];
+        let seg = &self.buf.segments[i as usize];
+        let cached = &mut self.buf.swept_boxes[i as usize];
         if cached.0 == seg.version && cached.1 == t {
             return cached.2;
         }
@@ -256,7 +277,7 @@ impl ContinuousPass<'_> {
         let proxy = self.bodies.proxy(i);
         let fat = self.broad_phase.fat_aabb(proxy);
         if !BroadPhase::holds(&fat, &swept) {
-            self.neighbours.start_boxes.entry(i).or_insert(fat);
+            self.buf.neighbours.start_boxes.entry(i).or_insert(fat);
             self.broad_phase.enlarge_proxy(proxy, &swept);
         }
     }
@@ -278,19 +299,19 @@ impl ContinuousPass<'_> {
     pub(super) fn candidates(&mut self, i: u32, t: Real) -> Vec<u32> {
         let query = self.swept_box(i, t);
         let proxy = self.bodies.proxy(i);
-        let start_box = match self.neighbours.start_boxes.get(&i) {
+        let start_box = match self.buf.neighbours.start_boxes.get(&i) {
             Some(fat) => *fat,
             None => self.broad_phase.fat_aabb(proxy),
         };
         // Partners from the start of the step's contacts can collide (the pair update removes
         // contacts whose shapes cannot: filters, sensors); the others are filtered below.
-        let mut out = self.lists.pop().unwrap_or_default();
-        let mut others = self.lists.pop().unwrap_or_default();
+        let mut out = self.buf.lists.pop().unwrap_or_default();
+        let mut others = self.buf.lists.pop().unwrap_or_default();
         out.clear();
         others.clear();
         if BroadPhase::holds(&start_box, &query) {
-            out.extend_from_slice(self.neighbours.contacts_of(i));
-            if let Some(found) = self.neighbours.found_by.get(&i) {
+            out.extend_from_slice(self.buf.neighbours.contacts_of(i));
+            if let Some(found) = self.buf.neighbours.found_by.get(&i) {
                 others.extend_from_slice(found);
             }
         } else {
@@ -301,7 +322,7 @@ impl ContinuousPass<'_> {
                     }
                 });
             for &c in &others {
-                self.neighbours.found_by.entry(c).or_default().push(i);
+                self.buf.neighbours.found_by.entry(c).or_default().push(i);
             }
         }
         if !others.is_empty() {
@@ -312,7 +333,7 @@ impl ContinuousPass<'_> {
             out.sort_unstable();
             out.dedup();
         }
-        self.lists.push(others);
+        self.buf.lists.push(others);
         // Nor are the bodies of a joint that keeps them from colliding swept.
         if let Some(j) = self.joints {
             out.retain(|&c| !j.blocks(i, c));
@@ -323,13 +344,13 @@ impl ContinuousPass<'_> {
 
     /// Takes back a list [`ContinuousPass::candidates`] gave, to reuse its memory.
     pub(super) fn give_back(&mut self, list: Vec<u32>) {
-        self.lists.push(list);
+        self.buf.lists.push(list);
     }
 
     /// Velocity at world point `p` of body `i`'s *motion in this step* (its segment), which differs
     /// from its velocity once it was held: a held body stands still for the rest of the step.
     pub(super) fn segment_velocity(&self, i: u32, center: Vec2, p: Vec2) -> Vec2 {
-        self.segments[i as usize].velocity_at(center, p, self.config.dt)
+        self.buf.segments[i as usize].velocity_at(center, p, self.config.dt)
     }
 
     /// Computes the time of impact of `a` and `b` from `t` and queues it. A pair already touching
@@ -352,7 +373,10 @@ impl ContinuousPass<'_> {
             return;
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        let (sa, sb) = (&self.segments[a as usize], &self.segments[b as usize]);
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
         self.swept.set(self.swept.get() + 1);
         let swept = sweep_pair(ba, sa, bb, sb, t, self.config.dt);
         self.take_sweep(a, b, t, swept);
@@ -366,10 +390,10 @@ impl ContinuousPass<'_> {
             Sweep::Clear => {
                 let (lo, hi) = pair_key(a, b);
                 let versions = (
-                    self.segments[lo as usize].version,
-                    self.segments[hi as usize].version,
+                    self.buf.segments[lo as usize].version,
+                    self.buf.segments[hi as usize].version,
                 );
-                self.clear.insert((lo, hi), (versions, t));
+                self.buf.clear.insert((lo, hi), (versions, t));
             }
             Sweep::Nothing => {}
         }
@@ -380,8 +404,11 @@ impl ContinuousPass<'_> {
     /// overlap past any depth either, and the final check has nothing to ask of them.
     pub(super) fn known_clear(&self, a: u32, b: u32) -> bool {
         let (lo, hi) = pair_key(a, b);
-        let (sl, sh) = (&self.segments[lo as usize], &self.segments[hi as usize]);
-        self.clear.get(&(lo, hi)).is_some_and(|&(versions, t)| {
+        let (sl, sh) = (
+            &self.buf.segments[lo as usize],
+            &self.buf.segments[hi as usize],
+        );
+        self.buf.clear.get(&(lo, hi)).is_some_and(|&(versions, t)| {
             versions == (sl.version, sh.version) && t <= sl.t0.max(sh.t0)
         })
     }
@@ -389,13 +416,13 @@ impl ContinuousPass<'_> {
     /// Queues a pending impact of `a` and `b` at step fraction `t`.
     pub(super) fn queue_impact(&mut self, a: u32, b: u32, t: Real, toi: Toi, kind: PendingKind) {
         self.seq += 1;
-        self.queue.push(Reverse(PendingImpact {
+        self.buf.queue.push(Reverse(PendingImpact {
             t,
             seq: self.seq,
             a,
             b,
-            version_a: self.segments[a as usize].version,
-            version_b: self.segments[b as usize].version,
+            version_a: self.buf.segments[a as usize].version,
+            version_b: self.buf.segments[b as usize].version,
             toi,
             kind,
         }));

@@ -115,7 +115,7 @@ impl ContinuousPass<'_> {
             }
         }
         contacts.retain(|k| !pressing.contains(&pair_key(k.a, k.b)));
-        self.yielded.extend(pressing);
+        self.buf.yielded.extend(pressing);
         for k in contacts.iter_mut() {
             for p in &mut k.points[..k.count] {
                 p.normal_impulse = 0.0;

@@ -42,7 +42,7 @@ impl ContinuousPass<'_> {
             if found.is_empty() {
                 return;
             }
-            self.restarted.clear();
+            self.buf.restarted.clear();
             for (i, c, t, toi) in found {
                 self.queue_impact(i, c, t, toi, PendingKind::Verified);
             }
@@ -63,7 +63,7 @@ impl ContinuousPass<'_> {
                 return;
             }
             for &i in &hold {
-                let t0 = self.segments[i as usize].t0;
+                let t0 = self.buf.segments[i as usize].t0;
                 self.hold(i, t0);
             }
             // Bodies whose motion reaches a held body must be checked again.
@@ -80,7 +80,7 @@ impl ContinuousPass<'_> {
 
     /// The bodies given new segments since the last call, sorted.
     fn take_restarted(&mut self) -> Vec<u32> {
-        let mut list = std::mem::take(&mut self.restarted);
+        let mut list = std::mem::take(&mut self.buf.restarted);
         list.sort_unstable();
         list.dedup();
         list
@@ -90,7 +90,8 @@ impl ContinuousPass<'_> {
     fn watched(&self, fast: &[u32]) -> Vec<u32> {
         let mut watch: Vec<u32> = fast.to_vec();
         watch.extend(
-            self.segments
+            self.buf
+                .segments
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| s.changed)
@@ -109,11 +110,11 @@ impl ContinuousPass<'_> {
             if !self.bodies.at(i).is_dynamic() {
                 continue;
             }
-            let si = self.segments[i as usize];
+            let si = self.buf.segments[i as usize];
             if !si.moves() {
                 continue; // already standing still
             }
-            if !(si.changed || self.swept_first[i as usize]) {
+            if !(si.changed || self.buf.swept_first[i as usize]) {
                 continue; // all its pairs were the solver's, and still are (see `swept_first`)
             }
             // The solver's pairs cannot pass through each other (see `solver_owns`); every other
@@ -139,7 +140,7 @@ impl ContinuousPass<'_> {
     /// returns only a safe time: carry on from there a few times before calling it a hit.
     fn reaches_past_slop(&self, i: u32, c: u32) -> Option<(Real, Toi)> {
         self.swept.set(self.swept.get() + 1);
-        let (si, sc) = (self.segments[i as usize], self.segments[c as usize]);
+        let (si, sc) = (self.buf.segments[i as usize], self.buf.segments[c as usize]);
         let (bi, bc) = (self.bodies.at(i), self.bodies.at(c));
         let (shape_i, shape_c) = (&bi.com_shape, &bc.com_shape);
         let accept = |p: usize, q: usize| bi.pieces_collide(p, bc, q);
