@@ -131,6 +131,11 @@ struct ComputedAt {
 /// recomputed every step anyway, and would pay for the bound without using it.
 const STILL_APART_MOTION: Real = 0.25 * SPECULATIVE_DISTANCE;
 
+/// Slack (metres) the kept empty manifolds leave for rounding in the gap bound and the motion
+/// bound (each a few `f64` operations on coordinates of at most `MAX_LENGTH`): far above their
+/// error, far below any length the kernels resolve.
+const GAP_ROUNDING: Real = 1e-9;
+
 impl PairContact {
     /// A contact between bodies `a` and `b` (keys, `a < b`) whose shapes are filtered by
     /// `filter`, their materials mixed by the world's rules.
@@ -213,7 +218,7 @@ impl PairContact {
         let apart_moved = self.moved_since_apart(ba, bb);
         self.recycled_motion = 0.0;
         if let (Some(moved), Some(at)) = (apart_moved, self.computed_at) {
-            if moved < at.gap - margin {
+            if moved + GAP_ROUNDING < at.gap - margin {
                 self.bounce = false;
                 self.impact = false;
                 return (false, false);
@@ -335,7 +340,8 @@ impl PairContact {
         }
         let relative = ba.pose.inv_mul(&bb.pose);
         let turn = at.relative.rotation.inv_mul_rot(relative.rotation);
-        let chord = (2.0 * (1.0 - turn.cos)).max(0.0).sqrt();
+        // |R(Δθ) − I| = 2|sin(Δθ/2)|, from both components (accurate for tiny turns too).
+        let chord = Vec2::new(1.0 - turn.cos, turn.sin).length();
         let b_in_a = (relative.translation - at.relative.translation).length() + chord * bb.reach;
         let a_in_b = (relative.inverse().translation - at.relative.inverse().translation).length()
             + chord * ba.reach;
