@@ -739,51 +739,41 @@ fn a_kinematic_body_never_drives_a_body_through_the_ground() {
 /// ask again. Another bullet aimed at the post is swept, stopped, and checked as before.
 #[test]
 fn a_near_miss_is_swept_once_and_a_hit_is_still_resolved() {
-    let mut w = World::new(WorldConfig {
-        gravity: Vec2::ZERO,
-        ..WorldConfig::default()
-    });
-    let post = |w: &mut World, x: f64| {
+    // A 0.1 m × 1 m post centred at x = 1 m (top at y = 0.5) and a 2 cm bullet at 90 m/s (1.5 m a
+    // step) starting at x = 0, height `y`; the world after one step.
+    let shoot = |y: f64| {
+        let mut w = World::new(WorldConfig {
+            gravity: Vec2::ZERO,
+            ..WorldConfig::default()
+        });
         w.add_body(BodyDef {
             kind: BodyKind::Static,
             shape: Shape::rectangle(0.05, 0.5).unwrap(),
-            transform: Transform::new(Vec2::new(x, 0.0), 0.0),
-            ..Default::default()
-        })
-        .unwrap()
-    };
-    post(&mut w, 1.0);
-    let bullet = w
-        .add_body(BodyDef {
-            shape: Shape::circle(0.02).unwrap(),
-            // 2 cm of daylight over the post's top at y = 0.5.
-            transform: Transform::new(Vec2::new(0.0, 0.54), 0.0),
-            linear_velocity: Vec2::new(90.0, 0.0),
+            transform: Transform::new(Vec2::new(1.0, 0.0), 0.0),
             ..Default::default()
         })
         .unwrap();
-    w.step();
+        let bullet = w
+            .add_body(BodyDef {
+                shape: Shape::circle(0.02).unwrap(),
+                transform: Transform::new(Vec2::new(0.0, y), 0.0),
+                linear_velocity: Vec2::new(90.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        w.step();
+        (w, bullet)
+    };
+    // 2 cm of daylight over the post's top.
+    let (w, bullet) = shoot(0.54);
     assert_eq!(w.profile().swept_pairs, 1, "one sweep, no second look");
     assert!(w.events().impacts.is_empty());
     let b = w.body(bullet).unwrap();
     assert_relative_eq!(b.transform().translation.x, 1.5, epsilon = 1e-9);
     assert_relative_eq!(b.linear_velocity().x, 90.0, epsilon = 1e-9);
 
-    // The same bullet 10 cm lower hits the post's face within the step and bounces back.
-    let mut w = World::new(WorldConfig {
-        gravity: Vec2::ZERO,
-        ..WorldConfig::default()
-    });
-    post(&mut w, 1.0);
-    let bullet = w
-        .add_body(BodyDef {
-            shape: Shape::circle(0.02).unwrap(),
-            transform: Transform::new(Vec2::new(0.0, 0.44), 0.0),
-            linear_velocity: Vec2::new(90.0, 0.0),
-            ..Default::default()
-        })
-        .unwrap();
-    w.step();
+    // 10 cm lower, it hits the post's face within the step and bounces back.
+    let (w, bullet) = shoot(0.44);
     assert_eq!(w.events().impacts.len(), 1);
     let b = w.body(bullet).unwrap();
     assert!(
