@@ -215,7 +215,8 @@ impl PairContact {
         // A pair whose manifolds came out empty stays without points while it has moved less
         // than its gap then exceeded the margin by: no point of either shape can have come
         // within the margin of the other, so the kernels would find nothing again.
-        let apart_moved = self.moved_since_apart(ba, bb);
+        let relative = ba.pose.inv_mul(&bb.pose);
+        let apart_moved = self.moved_since_apart(ba, bb, &relative);
         self.recycled_motion = 0.0;
         if let (Some(moved), Some(at)) = (apart_moved, self.computed_at) {
             if moved + GAP_ROUNDING < at.gap - margin {
@@ -225,7 +226,7 @@ impl PairContact {
             }
         }
         self.computed_at = Some(ComputedAt {
-            relative: ba.pose.inv_mul(&bb.pose),
+            relative,
             rotation_a: ba.pose.rotation,
             rotation_b: bb.pose.rotation,
             versions: (ba.shape_version, bb.shape_version),
@@ -328,9 +329,9 @@ impl PairContact {
     /// When the last computation gave no manifold (the pair was apart) for the same shapes and
     /// filter: a bound (metres) on how far any point of either body has moved relative to the
     /// other since then, the smaller of `|Δt| + c·reach` measured in either body's frame (`t` the
-    /// other's centre of mass there, `c = 2|sin(Δθ/2)|` the chord of the relative turn). `None`
-    /// otherwise.
-    fn moved_since_apart(&self, ba: &Body, bb: &Body) -> Option<Real> {
+    /// other's centre of mass there, `c = 2|sin(Δθ/2)|` the chord of the relative turn), given
+    /// `relative`, B's pose in A's frame now. `None` otherwise.
+    fn moved_since_apart(&self, ba: &Body, bb: &Body, relative: &Transform) -> Option<Real> {
         let at = self.computed_at?;
         if !self.manifolds.is_empty()
             || at.versions != (ba.shape_version, bb.shape_version)
@@ -338,7 +339,6 @@ impl PairContact {
         {
             return None;
         }
-        let relative = ba.pose.inv_mul(&bb.pose);
         let turn = at.relative.rotation.inv_mul_rot(relative.rotation);
         // |R(Δθ) − I| = 2|sin(Δθ/2)|, from both components (accurate for tiny turns too).
         let chord = Vec2::new(1.0 - turn.cos, turn.sin).length();

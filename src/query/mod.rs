@@ -316,7 +316,6 @@ fn convex_gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) 
         let exact = with_moved(&cb, &xa.inv_mul(xb), |cb| distance::core_distance(&ca, cb));
         return gap.max(exact.distance - radii);
     }
-    let radii = ca.radius + cb.radius;
     let (pa, pb) = (
         xa.transform_point(ca.points[0]),
         xb.transform_point(cb.points[0]),

@@ -559,18 +559,26 @@ impl<'w> ContinuousPass<'w> {
     /// Runs the pass; `angles` is the angle each body turned in the solver, by key. Returns the
     /// pairs it swept and the candidate pairs it examined (`StepProfile`'s counts).
     pub fn run(mut self, angles: &[Real]) -> (usize, usize) {
+        // The fast bodies' list is read while the pass changes itself: out of `buf` meanwhile.
         let mut fast = std::mem::take(&mut self.buf.fast);
         self.start(angles, &mut fast);
-        if fast.is_empty() {
-            self.buf.fast = fast;
-            self.put_back();
-            return (0, 0);
+        if !fast.is_empty() {
+            self.sweep_fast(&fast);
         }
+        self.buf.fast = fast;
+        // The containers go back to the world's store for the next step's pass.
+        *self.store = std::mem::take(&mut self.buf);
+        (self.swept.get(), self.work.get())
+    }
+
+    /// The pass proper, once segments are built and `fast` (not empty) lists the fast bodies:
+    /// the first sweeps, the impacts in time order, the final check, and the end poses.
+    fn sweep_fast(&mut self, fast: &[u32]) {
         self.buf
             .neighbours
             .start(self.contacts, self.bodies.key_bound());
         // Fast bodies' boxes must hold their whole motion before anyone queries.
-        for &f in &fast {
+        for &f in fast {
             self.enlarge_proxy(f, 0.0);
         }
         // The first sweeps: every pair of a fast body and a candidate the solver does not own.
@@ -582,7 +590,7 @@ impl<'w> ContinuousPass<'w> {
         pairs.clear();
         self.buf.swept_first.clear();
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
-        for &f in &fast {
+        for &f in fast {
             let list = self.candidates(f, 0.0);
             for &c in &list {
                 let key = pair_key(f, c);
@@ -613,22 +621,15 @@ impl<'w> ContinuousPass<'w> {
         for (&(a, b), swept) in pairs.iter().zip(impacts) {
             self.take_sweep(a, b, 0.0, swept);
         }
+        (self.buf.seen, self.buf.pairs) = (seen, pairs);
         self.drain_queue();
-        self.verify(&fast);
+        self.verify(fast);
         for (key, b) in self.bodies.iter_mut() {
             let s = &self.buf.segments[key as usize];
             if s.changed {
                 b.pose = s.pose_at(1.0);
             }
         }
-        (self.buf.fast, self.buf.seen, self.buf.pairs) = (fast, seen, pairs);
-        self.put_back();
-        (self.swept.get(), self.work.get())
-    }
-
-    /// Puts the containers back in the world's store for the next step's pass.
-    fn put_back(&mut self) {
-        *self.store = std::mem::take(&mut self.buf);
     }
 
     /// Resolves pending impacts in time order until none is left (or the backstop is reached).
