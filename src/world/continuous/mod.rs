@@ -122,13 +122,20 @@ struct Neighbours {
     /// Bodies found by the tree query of a body whose motion left its start box, by key of the
     /// body found.
     found_by: HashMap<u32, Vec<u32>, BuildHasherDefault<PairHasher>>,
-    /// Scratch of `start`: one summary per contact, and one body's (partner, contact) entries.
+    /// Scratch of `start`: one summary per contact, the (partner, contact) entries grouped by
+    /// body in contact order, and each body's next free slot.
     per_contact: Vec<ContactSummary>,
-    entries: Vec<(u32, u32)>,
+    grouped: Vec<(u32, u32)>,
+    cursor: Vec<u32>,
 }
 
 impl Neighbours {
-    /// Indexes the contacts of a world whose body keys are below `key_bound`.
+    /// Indexes the contacts of a world whose body keys are below `key_bound`: each body's
+    /// partners in increasing order (for `contact_between`'s binary search), built without
+    /// sorting. A first counting pass groups the entries by body in contact order; a second
+    /// walks the bodies in key order and appends each to its partners' rows, so every row
+    /// receives its partners in increasing key order (a transpose of the first grouping; a pair
+    /// has one contact, so no row holds a partner twice).
     fn start(&mut self, contacts: &ContactSet, key_bound: usize) {
         self.offsets.clear();
         self.offsets.resize(key_bound + 1, 0);
@@ -139,40 +146,34 @@ impl Neighbours {
         for k in 0..key_bound {
             self.offsets[k + 1] += self.offsets[k];
         }
-        self.partners.clear();
-        self.partners.resize(self.offsets[key_bound] as usize, 0);
-        self.contact_ids.clear();
-        self.contact_ids.resize(self.partners.len(), 0);
-        // Fill each body's range from its end, counting its end down to its start.
+        let entries = self.offsets[key_bound] as usize;
+        // First grouping, in contact order: `grouped[cursor[k]..]` are body k's (partner,
+        // contact) entries.
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.offsets[..key_bound]);
+        self.grouped.clear();
+        self.grouped.resize(entries, (0, 0));
         for (k, c) in contacts.as_slice().iter().enumerate() {
             for (i, j) in [(c.a, c.b), (c.b, c.a)] {
-                let end = &mut self.offsets[i as usize + 1];
-                *end -= 1;
-                self.partners[*end as usize] = j;
-                self.contact_ids[*end as usize] = k as u32;
+                let slot = &mut self.cursor[i as usize];
+                self.grouped[*slot as usize] = (j, k as u32);
+                *slot += 1;
             }
         }
-        // Now offsets[k + 1] is body k's start: shift back by one.
-        self.offsets.copy_within(1.., 0);
-        self.offsets[key_bound] = self.partners.len() as u32;
-        // Each body's partners in increasing order, for `contact_between`'s binary search.
-        let entries = &mut self.entries;
-        for k in 0..key_bound {
-            let range = self.offsets[k] as usize..self.offsets[k + 1] as usize;
-            if self.partners[range.clone()].is_sorted() {
-                continue;
-            }
-            entries.clear();
-            entries.extend(
-                self.partners[range.clone()]
-                    .iter()
-                    .zip(&self.contact_ids[range.clone()])
-                    .map(|(&p, &c)| (p, c)),
-            );
-            entries.sort_unstable();
-            for (slot, (p, c)) in range.zip(entries.iter()) {
-                self.partners[slot] = *p;
-                self.contact_ids[slot] = *c;
+        // The transpose: body j, in increasing order, appended to the row of each partner.
+        self.partners.clear();
+        self.partners.resize(entries, 0);
+        self.contact_ids.clear();
+        self.contact_ids.resize(entries, 0);
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.offsets[..key_bound]);
+        for j in 0..key_bound {
+            let range = self.offsets[j] as usize..self.offsets[j + 1] as usize;
+            for &(i, k) in &self.grouped[range] {
+                let slot = &mut self.cursor[i as usize];
+                self.partners[*slot as usize] = j as u32;
+                self.contact_ids[*slot as usize] = k;
+                *slot += 1;
             }
         }
         // Each contact summarised once, then copied to both of its entries.
@@ -591,16 +592,36 @@ impl<'w> ContinuousPass<'w> {
         self.buf.swept_first.clear();
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
         for &f in fast {
+            if self.stays_in_start_box(f) {
+                // Its candidates are its contacts' partners, read in place. (What tree queries
+                // of other bodies found it with, `candidates` adds too; in these first sweeps
+                // each such pair is in the querying body's own list already.)
+                let partners = self.buf.neighbours.contacts_of(f);
+                for &c in partners {
+                    let blocked = self.joints.is_some_and(|j| j.blocks(f, c));
+                    if !blocked
+                        && seen.insert(pair_key(f, c))
+                        && !self.solver_owns(f, c)
+                        && !self.set_aside(f, c)
+                    {
+                        pairs.push((f, c));
+                    }
+                }
+                self.work.set(self.work.get() + partners.len());
+                continue;
+            }
             let list = self.candidates(f, 0.0);
             for &c in &list {
                 let key = pair_key(f, c);
                 if seen.insert(key) && !self.solver_owns(f, c) && !self.set_aside(f, c) {
                     pairs.push((f, c));
-                    self.buf.swept_first[f as usize] = true;
-                    self.buf.swept_first[c as usize] = true;
                 }
             }
             self.give_back(list);
+        }
+        for &(a, b) in &pairs {
+            self.buf.swept_first[a as usize] = true;
+            self.buf.swept_first[b as usize] = true;
         }
         let (bodies, segments, dt) = (&*self.bodies, &self.buf.segments, self.config.dt);
         let sweep = |&(a, b): &(u32, u32)| {
@@ -770,5 +791,65 @@ impl<'w> ContinuousPass<'w> {
         body.angular_velocity = 0.0;
         let id = self.bodies.id(i);
         self.events.body_held(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::body::PairFilter;
+    use crate::dynamics::contact::{ContactMixing, PairContact};
+    use crate::dynamics::contact_math::MixingRule;
+
+    /// The neighbour index against brute force: for random contact sets (inserted in random
+    /// order, either body first), every body's partners are exactly the other bodies of its
+    /// contacts, in increasing order, each with its own contact's index.
+    #[test]
+    fn neighbours_are_every_contact_in_key_order() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as u32
+        };
+        let mut neighbours = Neighbours::default();
+        for case in 0..50 {
+            let bodies = 2 + next(40);
+            let mut contacts = ContactSet::default();
+            for _ in 0..next(200) {
+                let (a, b) = (next(bodies), next(bodies));
+                if a == b || contacts.contains(a.min(b), a.max(b)) {
+                    continue;
+                }
+                let (lo, hi) = (a.min(b), a.max(b));
+                let mixing = ContactMixing {
+                    friction: MixingRule::GeometricMean,
+                    restitution: MixingRule::Max,
+                };
+                contacts.insert(PairContact::new(lo, hi, PairFilter::All, mixing));
+            }
+            neighbours.start(&contacts, bodies as usize);
+            for k in 0..bodies {
+                let mut expected: Vec<(u32, u32)> = contacts
+                    .as_slice()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, c)| match (c.a == k, c.b == k) {
+                        (true, _) => Some((c.b, i as u32)),
+                        (_, true) => Some((c.a, i as u32)),
+                        _ => None,
+                    })
+                    .collect();
+                expected.sort_unstable();
+                let got: Vec<(u32, u32)> = neighbours
+                    .contacts_of(k)
+                    .iter()
+                    .map(|&p| (p, neighbours.contact_between(k, p).unwrap() as u32))
+                    .collect();
+                assert_eq!(got, expected, "case {case}, body {k}");
+                assert_eq!(neighbours.degree(k) as usize, expected.len());
+            }
+        }
     }
 }

@@ -282,6 +282,18 @@ impl ContinuousPass<'_> {
         }
     }
 
+    /// Whether body `i`'s motion over the whole step (its swept box from the start) stays
+    /// within the proxy box it had at the start of the pass, so that its candidates are its
+    /// contacts' partners and what other bodies' tree queries found it with (`candidates`).
+    pub(super) fn stays_in_start_box(&mut self, i: u32) -> bool {
+        let query = self.swept_box(i, 0.0);
+        let start_box = match self.buf.neighbours.start_boxes.get(&i) {
+            Some(fat) => *fat,
+            None => self.broad_phase.fat_aabb(self.bodies.proxy(i)),
+        };
+        BroadPhase::holds(&start_box, &query)
+    }
+
     /// Bodies that body `i` can meet on its motion from `t` and can collide with (at least one of
     /// the two dynamic), sorted: a superset of those whose proxies meet its swept box. The list
     /// comes from a pool: hand it back with `give_back` when done.
