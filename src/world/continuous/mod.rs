@@ -319,6 +319,9 @@ impl Segment {
 
     fn pose_at(&self, t: Real) -> Transform {
         let d = t - self.t0;
+        if d == 0.0 {
+            return self.pose0; // (what the formula gives there, bit for bit, without the turn)
+        }
         let rotation = if self.ang == 0.0 {
             self.pose0.rotation
         } else {

@@ -88,17 +88,24 @@ impl ContinuousPass<'_> {
 
     /// The fast bodies and every body whose segment changed, sorted.
     fn watched(&self, fast: &[u32]) -> Vec<u32> {
-        let mut watch: Vec<u32> = fast.to_vec();
-        watch.extend(
-            self.buf
-                .segments
-                .iter()
-                .enumerate()
-                .filter(|(_, s)| s.changed)
-                .map(|(i, _)| i as u32),
-        );
-        watch.sort_unstable();
-        watch.dedup();
+        // Both lists are sorted: merge them.
+        let mut changed = self
+            .buf
+            .segments
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.changed)
+            .map(|(i, _)| i as u32)
+            .peekable();
+        let mut watch = Vec::with_capacity(fast.len());
+        for &f in fast {
+            while let Some(c) = changed.next_if(|&c| c < f) {
+                watch.push(c);
+            }
+            changed.next_if_eq(&f);
+            watch.push(f);
+        }
+        watch.extend(changed);
         watch
     }
 
