@@ -293,7 +293,7 @@ impl ContinuousPass<'_> {
         if !self
             .buf
             .neighbours
-            .summary_between(i, c)
+            .summary_between(i, c, self.contacts)
             .is_some_and(|s| s.bouncy && s.has_points)
         {
             return false;

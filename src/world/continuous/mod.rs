@@ -102,6 +102,10 @@ fn deep_inside_at(
     (pa - pb).length() < 0.5 * a.extent.min(b.extent)
 }
 
+/// The pass summarises every contact up front (`Neighbours::summarise`) when its fast bodies'
+/// contacts number at least `1 / SUMMARY_SHARE` of all contacts.
+const SUMMARY_SHARE: usize = 8;
+
 /// What the pass knows of which bodies can meet without asking the broad phase's trees: each
 /// body's contacts at the start of the pass, the fat boxes its proxy had then (for proxies the pass
 /// has enlarged since), and the pairs found by tree queries of bodies that left their boxes.
@@ -115,7 +119,8 @@ struct Neighbours {
     /// What the trust rule reads of each entry's contact (`ContactSummary`), next to the partner
     /// list the lookup has just searched: the contacts themselves are large and their manifolds
     /// live on the heap, and reading them per candidate pair missed the cache (in a landing
-    /// pile of 16,000 bodies, a fifth of the step).
+    /// pile of 16,000 bodies, a fifth of the step). Empty when the pass looks up few contacts
+    /// (`Neighbours::summarise`).
     summaries: Vec<ContactSummary>,
     /// Fat proxy boxes before the pass first enlarged them, by key.
     start_boxes: HashMap<u32, Aabb, BuildHasherDefault<PairHasher>>,
@@ -176,16 +181,32 @@ impl Neighbours {
                 *slot += 1;
             }
         }
+        self.summaries.clear();
+        self.start_boxes.clear();
+        self.found_by.clear();
+    }
+
+    /// Summarises every contact next to its entries (`summaries`) when the pass will look up
+    /// many: the contacts of the `fast` bodies number at least `1 / SUMMARY_SHARE` of all
+    /// contacts. Otherwise each lookup summarises its contact when asked (a settled pile with a
+    /// few sliding bodies looks up a few dozen of its ten thousand contacts). Same answers
+    /// either way.
+    fn summarise(&mut self, contacts: &ContactSet, fast: &[u32]) {
+        let mut lookups = 0;
+        let many = fast.iter().any(|&f| {
+            lookups += self.degree(f) as usize;
+            lookups * SUMMARY_SHARE >= contacts.len()
+        });
+        if !many {
+            return;
+        }
         // Each contact summarised once, then copied to both of its entries.
         self.per_contact.clear();
         self.per_contact
             .extend(contacts.as_slice().iter().map(ContactSummary::of));
         let per_contact = &self.per_contact;
-        self.summaries.clear();
         self.summaries
             .extend(self.contact_ids.iter().map(|&k| per_contact[k as usize]));
-        self.start_boxes.clear();
-        self.found_by.clear();
     }
 
     /// How many contacts body `k` had at the start of the pass.
@@ -208,9 +229,14 @@ impl Neighbours {
             .map(|slot| self.contact_ids[slot] as usize)
     }
 
-    /// [`Neighbours::contact_between`]'s summary of the contact (`ContactSummary`).
-    fn summary_between(&self, a: u32, b: u32) -> Option<&ContactSummary> {
-        self.entry_between(a, b).map(|slot| &self.summaries[slot])
+    /// [`Neighbours::contact_between`]'s summary of the contact (`ContactSummary`), from
+    /// `summaries` when `summarise` made them, else from the contact in `contacts`.
+    fn summary_between(&self, a: u32, b: u32, contacts: &ContactSet) -> Option<ContactSummary> {
+        let slot = self.entry_between(a, b)?;
+        Some(match self.summaries.get(slot) {
+            Some(summary) => *summary,
+            None => ContactSummary::of(&contacts.as_slice()[self.contact_ids[slot] as usize]),
+        })
     }
 
     /// The entry (index into `partners`) of the contact between `a` and `b`.
@@ -581,6 +607,7 @@ impl<'w> ContinuousPass<'w> {
         self.buf
             .neighbours
             .start(self.contacts, self.bodies.key_bound());
+        self.buf.neighbours.summarise(self.contacts, fast);
         // Fast bodies' boxes must hold their whole motion before anyone queries.
         for &f in fast {
             self.enlarge_proxy(f, 0.0);

@@ -74,7 +74,7 @@ impl ContinuousPass<'_> {
             // of the step) follows only to first order.
             return false;
         }
-        let Some(contact) = self.buf.neighbours.summary_between(a, b) else {
+        let Some(contact) = self.buf.neighbours.summary_between(a, b, self.contacts) else {
             // Two bodies of a heap deep inside each other whose contact the pair update left
             // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says. Others (their
             // proxies were apart) only if their boxes stay apart.
@@ -148,7 +148,7 @@ impl ContinuousPass<'_> {
         if !self.in_heap(a, b) {
             return false;
         }
-        let Some(contact) = self.buf.neighbours.summary_between(a, b) else {
+        let Some(contact) = self.buf.neighbours.summary_between(a, b, self.contacts) else {
             return self.deep_inside_now(a, b);
         };
         let thinner = self.bodies.at(a).extent.min(self.bodies.at(b).extent);
