@@ -236,6 +236,9 @@ pub(crate) struct Bundle<L> {
     mass_scale: L,
     impulse_scale: L,
     points: [PointLanes<L>; 2],
+    /// How many of `points` some lane uses (the most points of its constraints): the passes
+    /// skip the rest, whose lanes are all empty (zero masses and impulses).
+    used: usize,
     restitution: L,
     /// Whether some lane has restitution (the restitution pass skips the bundle otherwise).
     bounces: bool,
@@ -429,6 +432,7 @@ impl<L: Lanes> Bundle<L> {
             mass_scale: lanes(|c| c.soft.mass_scale),
             impulse_scale: lanes(|c| c.soft.impulse_scale),
             points: [point(0), point(1)],
+            used: c.iter().map(|c| c.count).max().unwrap_or(0).min(2),
             restitution: lanes(|c| c.restitution),
             bounces: c.iter().any(|c| c.restitution != 0.0),
             source: core::array::from_fn(|lane| members.get(lane).copied().unwrap_or(u32::MAX)),
@@ -442,8 +446,7 @@ impl<L: Lanes> Bundle<L> {
     /// `constraints` is the array `pack` read, and no other thread reads or writes those
     /// constraints meanwhile (each constraint is in one bundle: bundles may unpack at once).
     pub unsafe fn unpack(&self, constraints: &SharedSlice<'_, ContactConstraint>) {
-        for j in 0..2 {
-            let pt = &self.points[j];
+        for (j, pt) in self.points[..self.used].iter().enumerate() {
             let (ni, ti, mi) = (
                 pt.normal_impulse.to_array(),
                 pt.tangent_impulse.to_array(),
@@ -508,7 +511,7 @@ impl<L: Lanes> Bundle<L> {
         // SAFETY: the caller's contract.
         let (_, _, mut v) = unsafe { self.bodies(states) };
         let (n, t) = (self.normal, self.normal.tangent());
-        for p in &self.points {
+        for p in &self.points[..self.used] {
             let impulse = V2 {
                 x: p.normal_impulse * n.x + p.tangent_impulse * t.x,
                 y: p.normal_impulse * n.y + p.tangent_impulse * t.y,
@@ -544,7 +547,7 @@ impl<L: Lanes> Bundle<L> {
         };
         let min_bias = L::splat(-pass.push_velocity);
         let mass = self.mass;
-        for p in &mut self.points {
+        for p in &mut self.points[..self.used] {
             let (pa, pb) = (rotate(a.cos, a.sin, p.ra), rotate(b.cos, b.sin, p.rb));
             let gap = V2 {
                 x: d.x + pb.x - pa.x,
@@ -566,7 +569,7 @@ impl<L: Lanes> Bundle<L> {
                 applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
             v.apply(&mass, p.ra, p.rb, n.scaled(applied));
         }
-        for p in &mut self.points {
+        for p in &mut self.points[..self.used] {
             let vt = v.relative(p.ra, p.rb).dot(t);
             let max = self.friction * p.normal_impulse;
             let min = zero - max;
@@ -596,7 +599,7 @@ impl<L: Lanes> Bundle<L> {
         let n = self.normal;
         let below = L::splat(-threshold);
         let mass = self.mass;
-        for p in &mut self.points {
+        for p in &mut self.points[..self.used] {
             // Lanes that bounce: restitution, closed fast, pushed.
             let fast = p.relative_velocity.gt_select(below, zero, L::splat(1.0));
             let pushed = p.max_normal_impulse.gt_select(zero, fast, zero);
