@@ -434,6 +434,10 @@ pub(crate) struct PassBuffers {
     /// The last swept box computed per body: segment version, start fraction, box (see
     /// `schedule::swept_box`).
     swept_boxes: Vec<(u32, Real, Aabb)>,
+    /// Per body key: its box where its segment (of the version given) stands at the step
+    /// fraction given, for `boxes_stay_apart`, which asks for the same body at the same time
+    /// once per candidate pair (a `Cell`: the trust rule reads the pass without changing it).
+    boxes_at: Vec<std::cell::Cell<(u32, Real, Aabb)>>,
     /// Where candidate pairs come from (see `schedule::candidates`).
     neighbours: Neighbours,
     /// Pairs a sweep found never touching, with the segment versions (lower key's, higher key's)
@@ -710,6 +714,11 @@ impl<'w> ContinuousPass<'w> {
         self.buf
             .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
+        self.buf.boxes_at.clear();
+        self.buf.boxes_at.resize(
+            self.bodies.key_bound(),
+            std::cell::Cell::new((u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO))),
+        );
         self.buf.swept_boxes.clear();
         self.buf.swept_boxes.resize(
             self.bodies.key_bound(),

@@ -199,15 +199,25 @@ impl ContinuousPass<'_> {
             &self.buf.segments[b as usize],
         );
         let t = sa.t0.max(sb.t0);
-        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
-        let (box_a, box_b) = (
-            ba.com_shape.aabb(&sa.pose_at(t)),
-            bb.com_shape.aabb(&sb.pose_at(t)),
-        );
+        let (box_a, box_b) = (self.box_at(a, t), self.box_at(b, t));
         let gap = (box_b.min - box_a.max)
             .max(box_a.min - box_b.max)
             .max_element();
         self.approach_bound(a, b) < gap
+    }
+
+    /// Body `i`'s box (world metres) where its segment stands at step fraction `t`, remembered
+    /// for the segment's version and `t` (`PassBuffers::boxes_at`).
+    fn box_at(&self, i: u32, t: Real) -> Aabb {
+        let seg = &self.buf.segments[i as usize];
+        let cell = &self.buf.boxes_at[i as usize];
+        let (version, at, aabb) = cell.get();
+        if version == seg.version && at == t {
+            return aabb;
+        }
+        let aabb = self.bodies.at(i).com_shape.aabb(&seg.pose_at(t));
+        cell.set((seg.version, t, aabb));
+        aabb
     }
 
     /// How much closer any point of body `a` can come to any point of body `b` over the rest of
