@@ -261,9 +261,8 @@ impl ContinuousPass<'_> {
                 body.linear_velocity * self.config.dt,
                 body.angular_velocity * self.config.dt,
             );
-            self.buf.segments[i as usize] =
-                self.buf.segments[i as usize].replaced(t, lin, ang, body.reach);
-            self.buf.restarted.push(i);
+            let reach = body.reach;
+            self.replace_segment(i, t, lin, ang, reach);
             self.enlarge_proxy(i, t);
         }
         for &i in members {

@@ -431,6 +431,10 @@ pub(crate) struct PassBuffers {
     pair_impacts: PairMap<u32>,
     /// Bodies given a new segment since the final check last looked (its next round's watch list).
     restarted: Vec<u32>,
+    /// Every body whose segment differs from the solver's motion (`Segment::changed`), in the
+    /// order they first changed: the final check watches them and the pass rewrites their end
+    /// poses, without scanning every body.
+    changed: Vec<u32>,
     /// The last swept box computed per body: segment version, start fraction, box (see
     /// `schedule::swept_box`).
     swept_boxes: Vec<(u32, Real, Aabb)>,
@@ -486,6 +490,7 @@ impl PassBuffers {
         self.queue.clear();
         self.pair_impacts.clear();
         self.restarted.clear();
+        self.changed.clear();
         self.clear.clear();
         self.joined.clear();
         self.yielded.clear();
@@ -679,11 +684,8 @@ impl<'w> ContinuousPass<'w> {
         (self.buf.seen, self.buf.pairs) = (seen, pairs);
         self.drain_queue();
         self.verify(fast);
-        for (key, b) in self.bodies.iter_mut() {
-            let s = &self.buf.segments[key as usize];
-            if s.changed {
-                b.pose = s.pose_at(1.0);
-            }
+        for &key in &self.buf.changed {
+            self.bodies.at_mut(key).pose = self.buf.segments[key as usize].pose_at(1.0);
         }
     }
 
@@ -748,6 +750,18 @@ impl<'w> ContinuousPass<'w> {
         fast.extend((0..self.pressed.len() as u32).filter(|&i| self.is_pressed(i)));
         fast.sort_unstable();
         fast.dedup();
+    }
+
+    /// Gives body `i` a new segment from step fraction `t` with displacement `lin` and turn
+    /// `ang` per unit step (`Segment::replaced`; `reach` is the body's), and lists it for the
+    /// final check.
+    pub(super) fn replace_segment(&mut self, i: u32, t: Real, lin: Vec2, ang: Real, reach: Real) {
+        let old = self.buf.segments[i as usize];
+        if !old.changed {
+            self.buf.changed.push(i);
+        }
+        self.buf.segments[i as usize] = old.replaced(t, lin, ang, reach);
+        self.buf.restarted.push(i);
     }
 
     /// Whether a kinematic body presses on body `i` this step (see `pressed`).
@@ -822,9 +836,7 @@ impl<'w> ContinuousPass<'w> {
         }
         self.give_back(list);
         let reach = self.bodies.at(i).reach;
-        let old = &self.buf.segments[i as usize];
-        self.buf.segments[i as usize] = old.replaced(t, Vec2::ZERO, 0.0, reach);
-        self.buf.restarted.push(i);
+        self.replace_segment(i, t, Vec2::ZERO, 0.0, reach);
         let body = self.bodies.at_mut(i);
         body.linear_velocity = Vec2::ZERO;
         body.angular_velocity = 0.0;

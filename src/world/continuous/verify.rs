@@ -87,16 +87,10 @@ impl ContinuousPass<'_> {
     }
 
     /// The fast bodies and every body whose segment changed, sorted.
-    fn watched(&self, fast: &[u32]) -> Vec<u32> {
-        // Both lists are sorted: merge them.
-        let mut changed = self
-            .buf
-            .segments
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.changed)
-            .map(|(i, _)| i as u32)
-            .peekable();
+    fn watched(&mut self, fast: &[u32]) -> Vec<u32> {
+        // Both lists sorted, then merged.
+        self.buf.changed.sort_unstable();
+        let mut changed = self.buf.changed.iter().copied().peekable();
         let mut watch = Vec::with_capacity(fast.len());
         for &f in fast {
             while let Some(c) = changed.next_if(|&c| c < f) {
