@@ -264,9 +264,15 @@ impl ContinuousPass<'_> {
         if cached.0 == seg.version && cached.1 == t {
             return cached.2;
         }
-        let (x0, x1) = (seg.pose_at(t), seg.pose_at(1.0));
-        let turn = (seg.ang * (1.0 - t)).abs();
         let body = self.bodies.at_mut(i);
+        // The solver's own motion ends where the solver left the body.
+        let x1 = if seg.changed {
+            seg.pose_at(1.0)
+        } else {
+            body.pose
+        };
+        let x0 = seg.pose_at(t);
+        let turn = (seg.ang * (1.0 - t)).abs();
         // The start box is usually the last refit's (the same pose); the end box, computed here,
         // is usually this step's refit's.
         let start = body.solid_box_at(&x0);
