@@ -15,7 +15,9 @@
 //! engine on a fresh copy of the scene, one after the other, in an order that rotates from round
 //! to round (A B C, B C A, C A B, …), so slow drifts of the machine fall on all of them. For each
 //! phase of a scene (a range of steps) a round gives the mean time per step; the table prints the
-//! median and the best over the rounds, and the ratio of each peer's median to sweep2d's. A quality
+//! median and the best over the rounds, the ratio of each peer's median to sweep2d's, and the
+//! median over rounds of the ratio within each round (steadier on a machine whose speed drifts
+//! between rounds, as the engines of one round run seconds apart). A quality
 //! line per engine follows (kinetic energy, lowest body, the deepest overlapping pair by one exact
 //! query for every engine, the tracked body's drift), read at the
 //! end of the last round. Pin the process to one core (`taskset -c 1`) for stable figures: every
@@ -213,10 +215,20 @@ fn worlds(rounds: usize, only: Option<&str>, threads: usize) {
             let reference = median(&times[0][p]);
             for (e, name) in engines.iter().enumerate() {
                 let med = median(&times[e][p]);
+                // Each round runs the engines one after the other, so the ratio within a round
+                // sees the same machine; its median over rounds is steadier than the ratio of
+                // the medians when the machine's speed drifts between rounds.
+                let paired: Vec<f64> = times[e][p]
+                    .iter()
+                    .zip(&times[0][p])
+                    .map(|(t, ours)| t / ours)
+                    .collect();
                 println!(
-                    "  {name:14} median {med:9.3} ms/step   best {:9.3}   {:6.2}x sweep2d's time",
+                    "  {name:14} median {med:9.3} ms/step   best {:9.3}   {:6.2}x sweep2d's time   \
+                     (per round {:.2}x)",
                     best(&times[e][p]),
-                    med / reference
+                    med / reference,
+                    median(&paired)
                 );
             }
         }
