@@ -303,11 +303,15 @@ impl ContinuousPass<'_> {
     /// contacts' partners and what other bodies' tree queries found it with (`candidates`).
     pub(super) fn stays_in_start_box(&mut self, i: u32) -> bool {
         let query = self.swept_box(i, 0.0);
-        let start_box = match self.buf.neighbours.start_boxes.get(&i) {
+        BroadPhase::holds(&self.start_box(i), &query)
+    }
+
+    /// The proxy box body `i` had at the start of the pass.
+    fn start_box(&self, i: u32) -> Aabb {
+        match self.buf.neighbours.start_boxes.get(&i) {
             Some(fat) => *fat,
             None => self.broad_phase.fat_aabb(self.bodies.proxy(i)),
-        };
-        BroadPhase::holds(&start_box, &query)
+        }
     }
 
     /// Bodies that body `i` can meet on its motion from `t` and can collide with (at least one of
@@ -326,11 +330,7 @@ impl ContinuousPass<'_> {
     /// body it finds.
     pub(super) fn candidates(&mut self, i: u32, t: Real) -> Vec<u32> {
         let query = self.swept_box(i, t);
-        let proxy = self.bodies.proxy(i);
-        let start_box = match self.buf.neighbours.start_boxes.get(&i) {
-            Some(fat) => *fat,
-            None => self.broad_phase.fat_aabb(proxy),
-        };
+        let start_box = self.start_box(i);
         // Partners from the start of the step's contacts can collide (the pair update removes
         // contacts whose shapes cannot: filters, sensors); the others are filtered below.
         let mut out = self.buf.lists.pop().unwrap_or_default();
