@@ -195,9 +195,10 @@ impl BroadPhase {
         } else {
             self.queried_pairs(&moved);
         }
+        // Most pairs found are tracked already: dropping them first leaves few to sort.
+        self.pairs.retain(|&(a, b)| !tracked(a, b));
         self.pairs.sort_unstable();
         self.pairs.dedup();
-        self.pairs.retain(|&(a, b)| !tracked(a, b));
         moved.clear();
         self.move_buffer = moved;
         &self.pairs
