@@ -186,14 +186,25 @@ impl BroadPhase {
     /// buffer.
     pub fn update_pairs(&mut self, tracked: impl Fn(u32, u32) -> bool) -> &[(u32, u32)] {
         let mut moved = std::mem::take(&mut self.move_buffer);
-        moved.sort_unstable_by_key(|k| (k.kind as u8, k.id));
-        moved.dedup();
+        // Each moved proxy once (a flag per proxy; the pairs are sorted below, so the order of
+        // the moved proxies does not matter).
+        let flags = &mut self.moved_flags;
+        for (kind, flag) in flags.iter_mut().enumerate() {
+            flag.resize(self.trees[kind].id_bound(), false);
+        }
+        moved.retain(|key| {
+            let flag = &mut flags[key.kind as usize][key.id.0 as usize];
+            !std::mem::replace(flag, true)
+        });
         self.pairs.clear();
         let proxies: usize = self.trees.iter().map(DynamicTree::len).sum();
         if moved.len() * JOIN_SHARE > proxies {
-            self.joined_pairs(&moved);
+            self.joined_pairs();
         } else {
             self.queried_pairs(&moved);
+        }
+        for key in &moved {
+            self.moved_flags[key.kind as usize][key.id.0 as usize] = false;
         }
         // Most pairs found are tracked already: dropping them first leaves few to sort.
         self.pairs.retain(|&(a, b)| !tracked(a, b));
@@ -206,15 +217,8 @@ impl BroadPhase {
 
     /// Pair finding when many proxies moved: every overlapping pair of trees that can pair
     /// (dynamic with itself, with static and with kinematic) by simultaneous descent, kept when
-    /// one of the two moved.
-    fn joined_pairs(&mut self, moved: &[ProxyKey]) {
-        let flags = &mut self.moved_flags;
-        for (kind, flag) in flags.iter_mut().enumerate() {
-            flag.resize(self.trees[kind].id_bound(), false);
-        }
-        for key in moved {
-            flags[key.kind as usize][key.id.0 as usize] = true;
-        }
+    /// one of the two moved (flagged in `moved_flags`).
+    fn joined_pairs(&mut self) {
         let flags = &self.moved_flags;
         let pairs = &mut self.pairs;
         let dynamic = ProxyType::Dynamic as usize;
@@ -230,9 +234,6 @@ impl BroadPhase {
             self.trees[dynamic].for_each_overlap_with(&self.trees[other], |ia, &a, ib, &b| {
                 report(dynamic, ia, a, other, ib, b);
             });
-        }
-        for key in moved {
-            self.moved_flags[key.kind as usize][key.id.0 as usize] = false;
         }
     }
 
