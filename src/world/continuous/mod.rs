@@ -631,32 +631,33 @@ impl<'w> ContinuousPass<'w> {
         self.buf.swept_first.clear();
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
         for &f in fast {
-            if self.stays_in_start_box(f) {
-                // Its candidates are its contacts' partners, read in place. (What tree queries
-                // of other bodies found it with, `candidates` adds too; in these first sweeps
-                // each such pair is in the querying body's own list already.)
-                let partners = self.buf.neighbours.contacts_of(f);
-                for &c in partners {
-                    let blocked = self.joints.is_some_and(|j| j.blocks(f, c));
-                    if !blocked
-                        && seen.insert(pair_key(f, c))
-                        && !self.solver_owns(f, c)
-                        && !self.set_aside(f, c)
-                    {
-                        pairs.push((f, c));
-                    }
-                }
+            // A body whose motion stays in its start box has its contacts' partners for
+            // candidates, read in place. (What tree queries of other bodies found it with,
+            // `candidates` adds too; in these first sweeps each such pair is in the querying
+            // body's own list already.)
+            let list = (!self.stays_in_start_box(f)).then(|| self.candidates(f, 0.0));
+            let in_place = list.is_none();
+            let partners = match &list {
+                Some(list) => &list[..],
+                None => self.buf.neighbours.contacts_of(f),
+            };
+            if in_place {
                 self.work.set(self.work.get() + partners.len());
-                continue;
             }
-            let list = self.candidates(f, 0.0);
-            for &c in &list {
-                let key = pair_key(f, c);
-                if seen.insert(key) && !self.solver_owns(f, c) && !self.set_aside(f, c) {
+            for &c in partners {
+                // (`candidates` leaves out the bodies a joint keeps apart; contacts do not.)
+                let blocked = in_place && self.joints.is_some_and(|j| j.blocks(f, c));
+                if !blocked
+                    && seen.insert(pair_key(f, c))
+                    && !self.solver_owns(f, c)
+                    && !self.set_aside(f, c)
+                {
                     pairs.push((f, c));
                 }
             }
-            self.give_back(list);
+            if let Some(list) = list {
+                self.give_back(list);
+            }
         }
         for &(a, b) in &pairs {
             self.buf.swept_first[a as usize] = true;
@@ -716,16 +717,14 @@ impl<'w> ContinuousPass<'w> {
         self.buf
             .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
+        // The per-body box caches start empty (no segment has version `u32::MAX`).
+        let none = (u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO));
         self.buf.boxes_at.clear();
-        self.buf.boxes_at.resize(
-            self.bodies.key_bound(),
-            std::cell::Cell::new((u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO))),
-        );
+        self.buf
+            .boxes_at
+            .resize(self.bodies.key_bound(), std::cell::Cell::new(none));
         self.buf.swept_boxes.clear();
-        self.buf.swept_boxes.resize(
-            self.bodies.key_bound(),
-            (u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO)),
-        );
+        self.buf.swept_boxes.resize(self.bodies.key_bound(), none);
         fast.clear();
         for (key, b) in self.bodies.iter() {
             let lin = b.pose.translation - b.previous_pose.translation;
