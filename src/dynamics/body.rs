@@ -275,68 +275,75 @@ impl SolidBox {
 
 /// A body in the world. Read it through [`World::body`](crate::World::body); change it through the
 /// world's setters, which validate.
+///
+/// Laid out in declaration order (`repr(C)`), starting on a cache line, with what every step reads
+/// of every body first (poses, velocities, the sizes the continuous pass uses, the box cache), then
+/// the collision shape, then what only edits and queries read: a pass over thousands of bodies then
+/// touches the first few cache lines of each instead of lines scattered over its kilobyte
+/// (falling mixed 16,000: see `docs/benchmarks.md`, "Dense scenes, seventh round").
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Body {
-    pub(crate) kind: BodyKind,
-    /// The body's shapes, the first described by its `BodyDef` (see `shape_def.rs`).
-    pub(crate) shapes: Vec<BodyShape>,
-    /// The number the next added shape gets (see [`ShapeId::index`]).
-    pub(crate) next_shape: u32,
-    /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
-    /// sensors' union when no shape is solid).
-    #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
-    pub(crate) com_shape: Shape,
-    /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
-    pub(crate) piece_owner: Vec<u16>,
-    /// Whether some shape is solid (not a sensor): a body of sensors only collides with nothing.
-    pub(crate) solid: bool,
-    /// The sensor shapes (centre-of-mass frame) and their index in `shapes`.
-    pub(crate) sensors: Vec<(u16, Shape)>,
-    /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
-    pub(crate) uniform_filter: Option<Filter>,
-    /// Whether the collision shape has chain segments (their ghost contacts are removed).
-    pub(crate) has_chain: bool,
-    /// Awake: simulated. A sleeping dynamic body is held still, costs no solver or narrow-phase
-    /// work, and wakes with its island (see `world/sleep.rs`).
-    pub(crate) awake: bool,
-    /// How long the body has rested (seconds, under the sleep tolerances).
-    pub(crate) sleep_time: Real,
-    /// Whether it may sleep.
-    pub(crate) allow_sleep: bool,
-    /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
-    pub(crate) shape_version: u32,
-    /// Centre of mass in the body's frame (metres).
-    pub(crate) local_center: Vec2,
     /// Pose of the centre-of-mass frame in the world.
     pub(crate) pose: Transform,
     /// Pose of the centre-of-mass frame at the start of the last step (for interpolation).
     pub(crate) previous_pose: Transform,
     pub(crate) linear_velocity: Vec2,
     pub(crate) angular_velocity: Real,
-    pub(crate) force: Vec2,
-    pub(crate) torque: Real,
-    pub(crate) mass: Real,
-    pub(crate) inv_mass: Real,
-    pub(crate) inertia: Real,
-    pub(crate) inv_inertia: Real,
-    pub(crate) linear_damping: Real,
-    pub(crate) angular_damping: Real,
-    pub(crate) gravity_scale: Real,
-    pub(crate) user_tag: Option<u64>,
-    pub(crate) name: Option<String>,
     /// Farthest point of the shape from the centre of mass (metres).
     pub(crate) reach: Real,
-    /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
-    /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
-    pub(crate) anchor: Vec2,
     /// Distance from the anchor to the shape's boundary (metres): how far another body can move
     /// into this one before it reaches the anchor.
     pub(crate) extent: Real,
+    pub(crate) inv_mass: Real,
+    pub(crate) inv_inertia: Real,
+    pub(crate) gravity_scale: Real,
+    pub(crate) force: Vec2,
+    pub(crate) torque: Real,
+    /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
+    pub(crate) shape_version: u32,
+    pub(crate) kind: BodyKind,
+    /// Awake: simulated. A sleeping dynamic body is held still, costs no solver or narrow-phase
+    /// work, and wakes with its island (see `world/sleep.rs`).
+    pub(crate) awake: bool,
+    /// Whether some shape is solid (not a sensor): a body of sensors only collides with nothing.
+    pub(crate) solid: bool,
+    /// Whether the collision shape has chain segments (their ghost contacts are removed).
+    pub(crate) has_chain: bool,
+    pub(crate) linear_damping: Real,
+    pub(crate) angular_damping: Real,
+    /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
+    /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
+    pub(crate) anchor: Vec2,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) solid_box: SolidBox,
+    /// The sensor shapes (centre-of-mass frame) and their index in `shapes`.
+    pub(crate) sensors: Vec<(u16, Shape)>,
+    pub(crate) mass: Real,
+    pub(crate) inertia: Real,
+    /// How long the body has rested (seconds, under the sleep tolerances).
+    pub(crate) sleep_time: Real,
+    /// Whether it may sleep.
+    pub(crate) allow_sleep: bool,
+    /// Centre of mass in the body's frame (metres).
+    pub(crate) local_center: Vec2,
+    /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
+    /// sensors' union when no shape is solid).
+    #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
+    pub(crate) com_shape: Shape,
+    /// The body's shapes, the first described by its `BodyDef` (see `shape_def.rs`).
+    pub(crate) shapes: Vec<BodyShape>,
+    /// The number the next added shape gets (see [`ShapeId::index`]).
+    pub(crate) next_shape: u32,
+    /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
+    pub(crate) piece_owner: Vec<u16>,
+    /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
+    pub(crate) uniform_filter: Option<Filter>,
+    pub(crate) user_tag: Option<u64>,
+    pub(crate) name: Option<String>,
 }
 
 impl Body {
@@ -990,4 +997,45 @@ fn deepest_anchor(shape: &Shape) -> (Vec2, Real) {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod layout_tests {
+    use super::Body;
+    use std::mem::{align_of, offset_of, size_of};
+
+    /// What every step reads of every body lies in the body's first four cache lines, and each
+    /// body starts on a line: a change that scatters these fields over the kilobyte a body takes
+    /// (its inline collision shape) makes dense scenes pay several more cache misses per body.
+    #[test]
+    fn per_step_fields_lead_the_body() {
+        assert_eq!(align_of::<Body>(), 64);
+        let line = |offset: usize| offset / 64;
+        for (name, offset, size) in [
+            ("pose", offset_of!(Body, pose), 32),
+            ("previous_pose", offset_of!(Body, previous_pose), 32),
+            ("linear_velocity", offset_of!(Body, linear_velocity), 16),
+            ("angular_velocity", offset_of!(Body, angular_velocity), 8),
+            ("reach", offset_of!(Body, reach), 8),
+            ("extent", offset_of!(Body, extent), 8),
+            ("inv_mass", offset_of!(Body, inv_mass), 8),
+            ("inv_inertia", offset_of!(Body, inv_inertia), 8),
+            ("gravity_scale", offset_of!(Body, gravity_scale), 8),
+            ("force", offset_of!(Body, force), 16),
+            ("torque", offset_of!(Body, torque), 8),
+            ("kind", offset_of!(Body, kind), 1),
+            ("awake", offset_of!(Body, awake), 1),
+            ("linear_damping", offset_of!(Body, linear_damping), 8),
+            ("angular_damping", offset_of!(Body, angular_damping), 8),
+            ("solid_box", offset_of!(Body, solid_box), 64),
+        ] {
+            assert!(
+                offset + size <= 4 * 64 && line(offset) == line(offset + size - 1),
+                "{name} at bytes {offset}..{} of a {}-byte body",
+                offset + size,
+                size_of::<Body>()
+            );
+        }
+        assert!(offset_of!(Body, com_shape) >= 4 * 64);
+    }
 }
