@@ -207,17 +207,30 @@ pub(crate) fn time_of_impact_filtered(
         let pb = Piece::new(b, Transform::IDENTITY, mb);
         return piece_toi(&pa, &pb, options);
     }
-    // Compounds: the earliest time over piece pairs whose swept boxes meet.
-    let (pieces_a, pieces_b) = (pieces(a, ma), pieces(b, mb));
-    let boxes_b: Vec<Aabb> = pieces_b.iter().map(Piece::swept_box).collect();
+    // Compounds: the earliest time over piece pairs whose swept boxes meet. B's boxes are
+    // computed once, on the stack for up to `STACK_PIECES` pieces (the query runs thousands of
+    // times a step in a dense scene: no allocation).
+    const STACK_PIECES: usize = 8;
+    let count_b = pieces(b, mb).count();
+    let mut stack_boxes = [Aabb::new(Vec2::ZERO, Vec2::ZERO); STACK_PIECES];
+    let mut heap_boxes = Vec::new();
+    let boxes_b: &[Aabb] = if count_b <= STACK_PIECES {
+        for (slot, pb) in stack_boxes.iter_mut().zip(pieces(b, mb)) {
+            *slot = pb.swept_box();
+        }
+        &stack_boxes[..count_b]
+    } else {
+        heap_boxes.extend(pieces(b, mb).map(|pb| pb.swept_box()));
+        &heap_boxes
+    };
     let mut best: Option<Toi> = None;
-    for (i, pa) in pieces_a.iter().enumerate() {
+    for (i, pa) in pieces(a, ma).enumerate() {
         let box_a = pa.swept_box();
-        for (j, (pb, box_b)) in pieces_b.iter().zip(&boxes_b).enumerate() {
+        for (j, (pb, box_b)) in pieces(b, mb).zip(boxes_b).enumerate() {
             if !box_a.overlaps(box_b) || accept.is_some_and(|accept| !accept(i, j)) {
                 continue;
             }
-            if let Some(mut toi) = piece_toi(pa, pb, options) {
+            if let Some(mut toi) = piece_toi(&pa, &pb, options) {
                 (toi.piece_a, toi.piece_b) = (i, j);
                 if ghost.is_some_and(|ghost| ghost(&toi)) {
                     continue;
@@ -294,15 +307,16 @@ impl<'a> Piece<'a> {
     }
 }
 
-fn pieces<'a>(s: &'a Shape, m: &'a Motion) -> Vec<Piece<'a>> {
-    match s {
-        Shape::Compound(c) => c
-            .pieces()
-            .iter()
-            .map(|p| Piece::new(&p.shape, p.transform, m))
-            .collect(),
-        convex => vec![Piece::new(convex, Transform::IDENTITY, m)],
-    }
+/// The convex pieces of `s` moving by `m`, in piece order (a convex shape is its one piece).
+fn pieces<'a>(s: &'a Shape, m: &'a Motion) -> impl Iterator<Item = Piece<'a>> + 'a {
+    let (one, many) = match s {
+        Shape::Compound(c) => (None, c.pieces()),
+        convex => (Some(Piece::new(convex, Transform::IDENTITY, m)), &[][..]),
+    };
+    one.into_iter().chain(
+        many.iter()
+            .map(move |p| Piece::new(&p.shape, p.transform, m)),
+    )
 }
 
 /// Time of impact of two convex pieces.

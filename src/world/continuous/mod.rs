@@ -472,6 +472,8 @@ pub(crate) struct PassBuffers {
     /// The fast bodies of the step, the pairs the first sweeps have seen, and those they sweep.
     fast: Vec<u32>,
     seen: PairSet,
+    /// Per body key, where the first sweeps take its candidates from (`FirstList`).
+    first_list: Vec<FirstList>,
     pairs: Vec<(u32, u32)>,
     /// Candidate lists to reuse (see `schedule::candidates`).
     lists: Vec<Vec<u32>>,
@@ -497,6 +499,17 @@ impl PassBuffers {
         self.disabled.clear();
         self.pinned.clear();
     }
+}
+
+/// Where the first sweeps take a body's candidates from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FirstList {
+    /// Not a fast body: the first sweeps meet it only in fast bodies' lists.
+    NotFast,
+    /// A fast body whose motion stays in its start box: its contacts' partners.
+    Contacts,
+    /// A fast body that left its start box: a tree query (`schedule::candidates`).
+    Tree,
 }
 
 /// Stage 4 of the step: the continuous pass over the parts of the world it borrows, with its own
@@ -630,13 +643,22 @@ impl<'w> ContinuousPass<'w> {
         pairs.clear();
         self.buf.swept_first.clear();
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
+        // A body whose motion stays in its start box has its contacts' partners for candidates,
+        // read in place. (What tree queries of other bodies found it with, `candidates` adds
+        // too; in these first sweeps each such pair is in the querying body's own list already.)
+        let mut first_list = std::mem::take(&mut self.buf.first_list);
+        first_list.clear();
+        first_list.resize(self.bodies.key_bound(), FirstList::NotFast);
         for &f in fast {
-            // A body whose motion stays in its start box has its contacts' partners for
-            // candidates, read in place. (What tree queries of other bodies found it with,
-            // `candidates` adds too; in these first sweeps each such pair is in the querying
-            // body's own list already.)
-            let list = (!self.stays_in_start_box(f)).then(|| self.candidates(f, 0.0));
-            let in_place = list.is_none();
+            first_list[f as usize] = if self.stays_in_start_box(f) {
+                FirstList::Contacts
+            } else {
+                FirstList::Tree
+            };
+        }
+        for &f in fast {
+            let in_place = first_list[f as usize] == FirstList::Contacts;
+            let list = (!in_place).then(|| self.candidates(f, 0.0));
             let partners = match &list {
                 Some(list) => &list[..],
                 None => self.buf.neighbours.contacts_of(f),
@@ -645,13 +667,17 @@ impl<'w> ContinuousPass<'w> {
                 self.work.set(self.work.get() + partners.len());
             }
             for &c in partners {
+                // Each pair once: two bodies that both read their contacts meet in both lists
+                // (the lower key takes it); a pair with a body whose list came from the trees is
+                // remembered; a partner that is not fast lists nobody.
+                let first = match (in_place, first_list[c as usize]) {
+                    (true, FirstList::Contacts) => f < c,
+                    (true, FirstList::NotFast) => true,
+                    _ => seen.insert(pair_key(f, c)),
+                };
                 // (`candidates` leaves out the bodies a joint keeps apart; contacts do not.)
                 let blocked = in_place && self.joints.is_some_and(|j| j.blocks(f, c));
-                if !blocked
-                    && seen.insert(pair_key(f, c))
-                    && !self.solver_owns(f, c)
-                    && !self.set_aside(f, c)
-                {
+                if first && !blocked && !self.solver_owns(f, c) && !self.set_aside(f, c) {
                     pairs.push((f, c));
                 }
             }
@@ -659,6 +685,7 @@ impl<'w> ContinuousPass<'w> {
                 self.give_back(list);
             }
         }
+        self.buf.first_list = first_list;
         for &(a, b) in &pairs {
             self.buf.swept_first[a as usize] = true;
             self.buf.swept_first[b as usize] = true;
