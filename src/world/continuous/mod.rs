@@ -444,9 +444,9 @@ pub(crate) struct PassBuffers {
     boxes_at: Vec<std::cell::Cell<(u32, Real, Aabb)>>,
     /// Where candidate pairs come from (see `schedule::candidates`).
     neighbours: Neighbours,
-    /// Pairs a sweep found never touching, with the segment versions (lower key's, higher key's)
-    /// and the step fraction it swept them from (see `schedule::known_clear`): the final check
-    /// skips them while those segments stand.
+    /// Pairs a sweep found never touching, or never past the final check's least depth, with the
+    /// segment versions (lower key's, higher key's) and the step fraction it swept them from (see
+    /// `schedule::known_clear`): the final check skips them while those segments stand.
     clear: PairMap<((u32, u32), Real)>,
     /// Pairs of dynamic bodies that move on together for the rest of the step (see
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`): never swept against each other again this step.
@@ -463,11 +463,13 @@ pub(crate) struct PassBuffers {
     /// `schedule::MAX_IMPACTS_PER_PAIR`): held still, and immovable to every other body from then
     /// on, so nothing can drive them into what pins them.
     pinned: Vec<u32>,
-    /// Per body key: some pair of the body got a time of impact in the first sweeps, or it may
-    /// reach a body held still since. Every pair of a body without either was the solver's (or
-    /// set aside) then, and stays so while neither segment changes (`solver_owns` reads only the
-    /// segments and the start of the step); a pair with a body given a new motion is checked from
-    /// that body's side. The final check skips such bodies.
+    /// Per body key: some pair of the body got a time of impact in the first sweeps that found
+    /// an impact or a touch (neither `Sweep::Clear` nor `Sweep::Shallow`), or it may reach a body
+    /// held still since. Every pair of a body without either was the solver's (or set aside), or
+    /// swept and found never reaching the final check's depth, then, and stays so while neither
+    /// segment changes (`solver_owns` reads only the segments and the start of the step, and a
+    /// sweep's finding holds for the segments it swept); a pair with a body given a new motion is
+    /// checked from that body's side. The final check skips such bodies.
     swept_first: Vec<bool>,
     /// The fast bodies of the step, the pairs the first sweeps have seen, and those they sweep.
     fast: Vec<u32>,
@@ -686,10 +688,6 @@ impl<'w> ContinuousPass<'w> {
             }
         }
         self.buf.first_list = first_list;
-        for &(a, b) in &pairs {
-            self.buf.swept_first[a as usize] = true;
-            self.buf.swept_first[b as usize] = true;
-        }
         let (bodies, segments, dt) = (&*self.bodies, &self.buf.segments, self.config.dt);
         let sweep = |&(a, b): &(u32, u32)| {
             let (ua, ub) = (a as usize, b as usize);
@@ -707,6 +705,12 @@ impl<'w> ContinuousPass<'w> {
         let impacts: Vec<_> = pairs.iter().map(sweep).collect();
         self.swept.set(self.swept.get() + pairs.len());
         for (&(a, b), swept) in pairs.iter().zip(impacts) {
+            // A pair found clear or shallow stays so while neither segment changes (see
+            // `swept_first`); the others are the final check's.
+            if !matches!(swept, schedule::Sweep::Clear | schedule::Sweep::Shallow) {
+                self.buf.swept_first[a as usize] = true;
+                self.buf.swept_first[b as usize] = true;
+            }
             self.take_sweep(a, b, 0.0, swept);
         }
         (self.buf.seen, self.buf.pairs) = (seen, pairs);

@@ -8,6 +8,7 @@
 //! segment gets an impact now only if, left to the solver, it would overlap past the slop by the
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
+use super::verify::VERIFY_DEPTH;
 use super::{
     ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
 };
@@ -415,7 +416,7 @@ impl ContinuousPass<'_> {
     pub(super) fn take_sweep(&mut self, a: u32, b: u32, t: Real, swept: Sweep) {
         match swept {
             Sweep::Impact(at, toi, kind) => self.queue_impact(a, b, at, toi, kind),
-            Sweep::Clear => {
+            Sweep::Clear | Sweep::Shallow => {
                 let (lo, hi) = pair_key(a, b);
                 let versions = (
                     self.buf.segments[lo as usize].version,
@@ -428,8 +429,9 @@ impl ContinuousPass<'_> {
     }
 
     /// Whether a sweep of `a` and `b` on their current segments, from no later than where the
-    /// later of the two starts, found that they never touch (`Sweep::Clear`): then they cannot
-    /// overlap past any depth either, and the final check has nothing to ask of them.
+    /// later of the two starts, found that they never touch (`Sweep::Clear`) or never overlap
+    /// past the final check's least depth (`Sweep::Shallow`): then the final check has nothing
+    /// to ask of them.
     pub(super) fn known_clear(&self, a: u32, b: u32) -> bool {
         let (lo, hi) = pair_key(a, b);
         let (sl, sh) = (
@@ -464,6 +466,10 @@ pub(super) enum Sweep {
     /// The pair never touches over the rest of the step (found without chain ghosts, which a
     /// deeper query might see differently).
     Clear,
+    /// Nothing to queue, and the pair never overlaps past the final check's least depth
+    /// (`verify::VERIFY_DEPTH`): it touches but neither closes fast nor presses past the deep
+    /// target, which lies within that depth (found without chain ghosts).
+    Shallow,
     /// Nothing to queue: the pair touches but neither closes fast nor presses past
     /// `DEEP_IMPACT_DEPTH` (the solver's), or it never touches except at chain ghosts.
     Nothing,
@@ -520,6 +526,13 @@ pub(super) fn sweep_pair(
     match time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces, ghosts) {
         Some(later) if later.status != ToiStatus::Overlapping => {
             Sweep::Impact(t + later.t * (1.0 - t), later, PendingKind::Deep)
+        }
+        // Never that deep: when that is within the final check's least depth (less both
+        // queries' tolerance), the final check cannot find the pair past its depth either.
+        None if ghosts.is_none()
+            && -deep.target_separation <= VERIFY_DEPTH - 2.0 * deep.tolerance =>
+        {
+            Sweep::Shallow
         }
         _ => Sweep::Nothing,
     }
