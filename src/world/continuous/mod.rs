@@ -156,7 +156,8 @@ impl Neighbours {
         // contact) entries.
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.offsets[..key_bound]);
-        self.grouped.clear();
+        // (Both groupings write every one of their `entries` slots: the buffers keep whatever
+        // they held instead of being zeroed first.)
         self.grouped.resize(entries, (0, 0));
         for (k, c) in contacts.as_slice().iter().enumerate() {
             for (i, j) in [(c.a, c.b), (c.b, c.a)] {
@@ -166,9 +167,7 @@ impl Neighbours {
             }
         }
         // The transpose: body j, in increasing order, appended to the row of each partner.
-        self.partners.clear();
         self.partners.resize(entries, 0);
-        self.contact_ids.clear();
         self.contact_ids.resize(entries, 0);
         self.cursor.clear();
         self.cursor.extend_from_slice(&self.offsets[..key_bound]);
