@@ -631,10 +631,6 @@ impl<'w> ContinuousPass<'w> {
             .neighbours
             .start(self.contacts, self.bodies.key_bound());
         self.buf.neighbours.summarise(self.contacts, fast);
-        // Fast bodies' boxes must hold their whole motion before anyone queries.
-        for &f in fast {
-            self.enlarge_proxy(f, 0.0);
-        }
         // The first sweeps: every pair of a fast body and a candidate the solver does not own.
         // They read only the solver's segments, so with the `parallel` feature they share out
         // over rayon's threads; their impacts are queued in pair order either way (same results).
@@ -644,17 +640,19 @@ impl<'w> ContinuousPass<'w> {
         pairs.clear();
         self.buf.swept_first.clear();
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
-        // A body whose motion stays in its start box has its contacts' partners for candidates,
-        // read in place. (What tree queries of other bodies found it with, `candidates` adds
-        // too; in these first sweeps each such pair is in the querying body's own list already.)
+        // Fast bodies' boxes must hold their whole motion before anyone queries. A body whose
+        // box did not have to grow stays in its start box: it has its contacts' partners for
+        // candidates, read in place. (What tree queries of other bodies found it with,
+        // `candidates` adds too; in these first sweeps each such pair is in the querying body's
+        // own list already.)
         let mut first_list = std::mem::take(&mut self.buf.first_list);
         first_list.clear();
         first_list.resize(self.bodies.key_bound(), FirstList::NotFast);
         for &f in fast {
-            first_list[f as usize] = if self.stays_in_start_box(f) {
-                FirstList::Contacts
-            } else {
+            first_list[f as usize] = if self.enlarge_proxy(f, 0.0) {
                 FirstList::Tree
+            } else {
+                FirstList::Contacts
             };
         }
         for &f in fast {

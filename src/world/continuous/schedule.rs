@@ -285,26 +285,21 @@ impl ContinuousPass<'_> {
     }
 
     /// Makes the broad-phase proxy of a moving body hold its motion from `t` on (remembering the
-    /// box it had at the start of the pass).
-    pub(super) fn enlarge_proxy(&mut self, i: u32, t: Real) {
+    /// box it had at the start of the pass). Returns whether the box had to grow: on a body's
+    /// first call in a pass, whether its motion leaves the box it had at the start of the pass.
+    pub(super) fn enlarge_proxy(&mut self, i: u32, t: Real) -> bool {
         if self.bodies.at(i).kind == BodyKind::Static {
-            return;
+            return false;
         }
         let swept = self.swept_box(i, t);
         let proxy = self.bodies.proxy(i);
         let fat = self.broad_phase.fat_aabb(proxy);
-        if !BroadPhase::holds(&fat, &swept) {
+        let grows = !BroadPhase::holds(&fat, &swept);
+        if grows {
             self.buf.neighbours.start_boxes.entry(i).or_insert(fat);
             self.broad_phase.enlarge_proxy(proxy, &swept);
         }
-    }
-
-    /// Whether body `i`'s motion over the whole step (its swept box from the start) stays
-    /// within the proxy box it had at the start of the pass, so that its candidates are its
-    /// contacts' partners and what other bodies' tree queries found it with (`candidates`).
-    pub(super) fn stays_in_start_box(&mut self, i: u32) -> bool {
-        let query = self.swept_box(i, 0.0);
-        BroadPhase::holds(&self.start_box(i), &query)
+        grows
     }
 
     /// The proxy box body `i` had at the start of the pass.
