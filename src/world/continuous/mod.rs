@@ -434,13 +434,15 @@ pub(crate) struct PassBuffers {
     /// order they first changed: the final check watches them and the pass rewrites their end
     /// poses, without scanning every body.
     changed: Vec<u32>,
-    /// The last swept box computed per body: segment version, start fraction, box (see
-    /// `schedule::swept_box`).
-    swept_boxes: Vec<(u32, Real, Aabb)>,
-    /// Per body key: its box where its segment (of the version given) stands at the step
-    /// fraction given, for `boxes_stay_apart`, which asks for the same body at the same time
-    /// once per candidate pair (a `Cell`: the trust rule reads the pass without changing it).
-    boxes_at: Vec<std::cell::Cell<(u32, Real, Aabb)>>,
+    /// The pass's number (1 for the first): the per-body box caches below hold entries of
+    /// earlier passes, which never match, instead of being emptied every step.
+    pass: u64,
+    /// The last swept box computed per body (see `schedule::swept_box`).
+    swept_boxes: Vec<CachedBox>,
+    /// Per body key: its box where its segment stands at a step fraction, for
+    /// `boxes_stay_apart`, which asks for the same body at the same time once per candidate pair
+    /// (a `Cell`: the trust rule reads the pass without changing it).
+    boxes_at: Vec<std::cell::Cell<CachedBox>>,
     /// Where candidate pairs come from (see `schedule::candidates`).
     neighbours: Neighbours,
     /// Pairs a sweep found never touching, or never past the final check's least depth, with the
@@ -499,6 +501,34 @@ impl PassBuffers {
         self.yielded.clear();
         self.disabled.clear();
         self.pinned.clear();
+    }
+}
+
+/// A box the pass computed for a body (world metres): for the segment of version `version` of
+/// pass `pass`, from step fraction `t`.
+#[derive(Clone, Copy, Debug)]
+struct CachedBox {
+    pass: u64,
+    version: u32,
+    t: Real,
+    aabb: Aabb,
+}
+
+impl CachedBox {
+    /// No box: pass 0 never runs.
+    const NONE: Self = Self {
+        pass: 0,
+        version: 0,
+        t: 0.0,
+        aabb: Aabb {
+            min: Vec2::ZERO,
+            max: Vec2::ZERO,
+        },
+    };
+
+    /// The box, if it is for segment version `version` of pass `pass` from `t`.
+    fn get(&self, pass: u64, version: u32, t: Real) -> Option<Aabb> {
+        (self.pass == pass && self.version == version && self.t == t).then_some(self.aabb)
     }
 }
 
@@ -745,14 +775,15 @@ impl<'w> ContinuousPass<'w> {
         self.buf
             .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
-        // The per-body box caches start empty (no segment has version `u32::MAX`).
-        let none = (u32::MAX, 0.0, Aabb::new(Vec2::ZERO, Vec2::ZERO));
-        self.buf.boxes_at.clear();
-        self.buf
-            .boxes_at
-            .resize(self.bodies.key_bound(), std::cell::Cell::new(none));
-        self.buf.swept_boxes.clear();
-        self.buf.swept_boxes.resize(self.bodies.key_bound(), none);
+        // The per-body box caches keep their entries: those of earlier passes never match.
+        self.buf.pass += 1;
+        let (none, key_bound) = (CachedBox::NONE, self.bodies.key_bound());
+        if self.buf.boxes_at.len() < key_bound {
+            self.buf
+                .boxes_at
+                .resize(key_bound, std::cell::Cell::new(none));
+            self.buf.swept_boxes.resize(key_bound, none);
+        }
         fast.clear();
         for (key, b) in self.bodies.iter() {
             let lin = b.pose.translation - b.previous_pose.translation;

@@ -10,7 +10,8 @@
 
 use super::verify::VERIFY_DEPTH;
 use super::{
-    ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE,
+    CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
+    DEEP_IMPACT_TOLERANCE,
 };
 use crate::broadphase::BroadPhase;
 use crate::constants::LINEAR_SLOP;
@@ -212,12 +213,16 @@ impl ContinuousPass<'_> {
     fn box_at(&self, i: u32, t: Real) -> Aabb {
         let seg = &self.buf.segments[i as usize];
         let cell = &self.buf.boxes_at[i as usize];
-        let (version, at, aabb) = cell.get();
-        if version == seg.version && at == t {
+        if let Some(aabb) = cell.get().get(self.buf.pass, seg.version, t) {
             return aabb;
         }
         let aabb = self.bodies.at(i).com_shape.aabb(&seg.pose_at(t));
-        cell.set((seg.version, t, aabb));
+        cell.set(CachedBox {
+            pass: self.buf.pass,
+            version: seg.version,
+            t,
+            aabb,
+        });
         aabb
     }
 
@@ -262,8 +267,8 @@ impl ContinuousPass<'_> {
     fn swept_box(&mut self, i: u32, t: Real) -> Aabb {
         let seg = &self.buf.segments[i as usize];
         let cached = &mut self.buf.swept_boxes[i as usize];
-        if cached.0 == seg.version && cached.1 == t {
-            return cached.2;
+        if let Some(aabb) = cached.get(self.buf.pass, seg.version, t) {
+            return aabb;
         }
         let body = self.bodies.at_mut(i);
         // The solver's own motion ends where the solver left the body.
@@ -280,7 +285,12 @@ impl ContinuousPass<'_> {
         let swept = start
             .union(&body.solid_box_at(&x1))
             .grown(2.0 * turn.min(2.0) * body.reach);
-        *cached = (seg.version, t, swept);
+        *cached = CachedBox {
+            pass: self.buf.pass,
+            version: seg.version,
+            t,
+            aabb: swept,
+        };
         swept
     }
 
