@@ -771,7 +771,8 @@ impl<'w> ContinuousPass<'w> {
     /// those some point of which moves more than half the speculative distance.
     fn start(&mut self, angles: &[Real], fast: &mut Vec<u32>) {
         let half = SPECULATIVE_DISTANCE / 2.0;
-        self.buf.segments.clear();
+        // Every body's segment is written below; keys without a body keep what they held
+        // (nothing asks for them), so the buffer is not refilled first.
         self.buf
             .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
