@@ -313,21 +313,21 @@ pub struct Body {
     pub(crate) has_chain: bool,
     pub(crate) linear_damping: Real,
     pub(crate) angular_damping: Real,
-    /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
-    /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
-    pub(crate) anchor: Vec2,
+    /// How long the body has rested (seconds, under the sleep tolerances).
+    pub(crate) sleep_time: Real,
+    /// Whether it may sleep.
+    pub(crate) allow_sleep: bool,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub(crate) solid_box: SolidBox,
     /// The sensor shapes (centre-of-mass frame) and their index in `shapes`.
     pub(crate) sensors: Vec<(u16, Shape)>,
+    /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
+    /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
+    pub(crate) anchor: Vec2,
     pub(crate) mass: Real,
     pub(crate) inertia: Real,
-    /// How long the body has rested (seconds, under the sleep tolerances).
-    pub(crate) sleep_time: Real,
-    /// Whether it may sleep.
-    pub(crate) allow_sleep: bool,
     /// Centre of mass in the body's frame (metres).
     pub(crate) local_center: Vec2,
     /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
@@ -1027,6 +1027,8 @@ mod layout_tests {
             ("awake", offset_of!(Body, awake), 1),
             ("linear_damping", offset_of!(Body, linear_damping), 8),
             ("angular_damping", offset_of!(Body, angular_damping), 8),
+            ("sleep_time", offset_of!(Body, sleep_time), 8),
+            ("allow_sleep", offset_of!(Body, allow_sleep), 1),
             ("solid_box", offset_of!(Body, solid_box), 64),
         ] {
             assert!(
