@@ -16,11 +16,13 @@ use crate::math::{Aabb, Real, Transform};
     derive(serde::Serialize, serde::Deserialize),
     serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
 )]
+#[repr(C)]
 pub struct Capsule {
+    // In this order (`repr(C)`): the radius next to the segment, in the first cache line.
+    pub(crate) radius: Real,
     pub(crate) points: [Vec2; 2],
     /// Outward normals of the two "edges" a→b and b→a of the segment core.
     pub(crate) normals: [Vec2; 2],
-    pub(crate) radius: Real,
 }
 
 impl Capsule {

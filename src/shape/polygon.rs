@@ -24,18 +24,22 @@ use crate::math::{Aabb, Real, Transform};
     derive(serde::Serialize, serde::Deserialize),
     serde(try_from = "super::ShapeSpec", into = "super::ShapeSpec")
 )]
+#[repr(C)]
 pub struct ConvexPolygon {
-    pub(crate) vertices: [Vec2; MAX_POLYGON_VERTICES],
-    pub(crate) normals: [Vec2; MAX_POLYGON_VERTICES],
+    // Laid out in this order (`repr(C)`): the count and radius every kernel reads first, next to
+    // the first vertices, not behind 512 bytes of vertex and normal arrays (a box's bounding box
+    // then reads two cache lines instead of three).
     pub(crate) count: usize,
-    pub(crate) centroid: Vec2,
     pub(crate) radius: Real,
-    /// Set when the polygon is a rectangle, for the closed-form box–box kernel.
-    pub(crate) box_frame: Option<BoxFrame>,
     /// Radius of the core about the centroid (metres), without rounding.
     pub(crate) core_bound: Real,
     /// Edge normals on distinct lines (bit mask), see `Core::axes`.
     pub(crate) axes: u32,
+    pub(crate) vertices: [Vec2; MAX_POLYGON_VERTICES],
+    /// Set when the polygon is a rectangle, for the closed-form box–box kernel.
+    pub(crate) box_frame: Option<BoxFrame>,
+    pub(crate) centroid: Vec2,
+    pub(crate) normals: [Vec2; MAX_POLYGON_VERTICES],
 }
 
 /// A rectangle's own frame inside its polygon's local frame: centre, rotation whose x axis is the
