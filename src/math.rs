@@ -518,6 +518,28 @@ mod tests {
         assert_eq!(Aabb::from_points(&[]), None);
     }
 
+    proptest::proptest! {
+        /// The SIMD overlap test answers what the four scalar comparisons answer: boxes drawn on
+        /// a coarse grid (so that touching edges, shared corners and equal boxes come up often),
+        /// with NaN in a bound now and then (never overlapping).
+        #[test]
+        fn overlaps_is_the_four_comparisons(
+            a in proptest::array::uniform4(-4i8..4),
+            b in proptest::array::uniform4(-4i8..4),
+            nan in proptest::option::weighted(0.1, 0usize..8),
+        ) {
+            let mut v: Vec<Real> = a.iter().chain(&b).map(|&k| Real::from(k) * 0.25).collect();
+            if let Some(i) = nan {
+                v[i] = Real::NAN;
+            }
+            let boxes = |o: usize| Aabb { min: Vec2::new(v[o], v[o + 1]), max: Vec2::new(v[o + 2], v[o + 3]) };
+            let (p, q) = (boxes(0), boxes(4));
+            let scalar = p.min.x <= q.max.x && q.min.x <= p.max.x && p.min.y <= q.max.y && q.min.y <= p.max.y;
+            proptest::prop_assert_eq!(p.overlaps(&q), scalar);
+            proptest::prop_assert_eq!(q.overlaps(&p), scalar);
+        }
+    }
+
     #[test]
     fn aabb_ray_cast() {
         let a = Aabb::new(Vec2::new(1.0, -1.0), Vec2::new(3.0, 1.0));
