@@ -298,9 +298,6 @@ pub struct Body {
     pub(crate) extent: Real,
     pub(crate) inv_mass: Real,
     pub(crate) inv_inertia: Real,
-    pub(crate) gravity_scale: Real,
-    pub(crate) force: Vec2,
-    pub(crate) torque: Real,
     /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
     pub(crate) shape_version: u32,
     pub(crate) kind: BodyKind,
@@ -311,6 +308,9 @@ pub struct Body {
     pub(crate) solid: bool,
     /// Whether the collision shape has chain segments (their ghost contacts are removed).
     pub(crate) has_chain: bool,
+    pub(crate) force: Vec2,
+    pub(crate) torque: Real,
+    pub(crate) gravity_scale: Real,
     pub(crate) linear_damping: Real,
     pub(crate) angular_damping: Real,
     /// How long the body has rested (seconds, under the sleep tolerances).
