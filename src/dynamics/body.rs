@@ -679,8 +679,18 @@ impl Body {
         let cap = self.extent;
         let (a, _) = self.acceleration(gravity);
         let d = (self.linear_velocity + a * dt) * dt;
-        let length = d.length();
-        let d = if length > cap { d * (cap / length) } else { d };
+        // Well inside the cap (by far more than a root's rounding), the root and the division
+        // are not needed: the same `d` as the full test gives.
+        let d = if d.length_squared() < 0.99 * cap * cap {
+            d
+        } else {
+            let length = d.length();
+            if length > cap {
+                d * (cap / length)
+            } else {
+                d
+            }
+        };
         let turn = (self.angular_velocity.abs() * dt * self.reach).min(cap);
         let moved = crate::Aabb {
             min: aabb.min + d,
