@@ -526,6 +526,16 @@ impl CachedBox {
         },
     };
 
+    /// `aabb`, for segment version `version` of pass `pass` from `t`.
+    fn new(pass: u64, version: u32, t: Real, aabb: Aabb) -> Self {
+        Self {
+            pass,
+            version,
+            t,
+            aabb,
+        }
+    }
+
     /// The box, if it is for segment version `version` of pass `pass` from `t`.
     fn get(&self, pass: u64, version: u32, t: Real) -> Option<Aabb> {
         (self.pass == pass && self.version == version && self.t == t).then_some(self.aabb)
@@ -734,7 +744,7 @@ impl<'w> ContinuousPass<'w> {
         for (&(a, b), swept) in pairs.iter().zip(impacts) {
             // A pair found clear or shallow stays so while neither segment changes (see
             // `swept_first`); the others are the final check's.
-            if !matches!(swept, schedule::Sweep::Clear | schedule::Sweep::Shallow) {
+            if !swept.settles_final_check() {
                 self.buf.swept_first[a as usize] = true;
                 self.buf.swept_first[b as usize] = true;
             }

@@ -217,12 +217,7 @@ impl ContinuousPass<'_> {
             return aabb;
         }
         let aabb = self.bodies.at(i).com_shape.aabb(&seg.pose_at(t));
-        cell.set(CachedBox {
-            pass: self.buf.pass,
-            version: seg.version,
-            t,
-            aabb,
-        });
+        cell.set(CachedBox::new(self.buf.pass, seg.version, t, aabb));
         aabb
     }
 
@@ -285,12 +280,7 @@ impl ContinuousPass<'_> {
         let swept = start
             .union(&body.solid_box_at(&x1))
             .grown(2.0 * turn.min(2.0) * body.reach);
-        *cached = CachedBox {
-            pass: self.buf.pass,
-            version: seg.version,
-            t,
-            aabb: swept,
-        };
+        *cached = CachedBox::new(self.buf.pass, seg.version, t, swept);
         swept
     }
 
@@ -421,7 +411,7 @@ impl ContinuousPass<'_> {
     pub(super) fn take_sweep(&mut self, a: u32, b: u32, t: Real, swept: Sweep) {
         match swept {
             Sweep::Impact(at, toi, kind) => self.queue_impact(a, b, at, toi, kind),
-            Sweep::Clear | Sweep::Shallow => {
+            known if known.settles_final_check() => {
                 let (lo, hi) = pair_key(a, b);
                 let versions = (
                     self.buf.segments[lo as usize].version,
@@ -429,7 +419,7 @@ impl ContinuousPass<'_> {
                 );
                 self.buf.clear.insert((lo, hi), (versions, t));
             }
-            Sweep::Nothing => {}
+            _ => {} // a touch: the final check asks again
         }
     }
 
@@ -478,6 +468,14 @@ pub(super) enum Sweep {
     /// Nothing to queue: the pair touches but neither closes fast nor presses past
     /// `DEEP_IMPACT_DEPTH` (the solver's), or it never touches except at chain ghosts.
     Nothing,
+}
+
+impl Sweep {
+    /// Whether the sweep answered the final check's question for the pair on these segments:
+    /// it never touches, or never overlaps past the check's least depth (`known_clear`).
+    pub(super) fn settles_final_check(&self) -> bool {
+        matches!(self, Sweep::Clear | Sweep::Shallow)
+    }
 }
 
 /// The impact that [`ContinuousPass::schedule`] queues for bodies `ba`, `bb` on segments `sa`,
