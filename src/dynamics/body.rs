@@ -323,6 +323,12 @@ pub struct Body {
     pub(crate) solid_box: SolidBox,
     /// The sensor shapes (centre-of-mass frame) and their index in `shapes`.
     pub(crate) sensors: Vec<(u16, Shape)>,
+    /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
+    /// sensors' union when no shape is solid). Right behind the sensors, whose count every box
+    /// reads too: a rectangle's tag, count, radius and vertices lie in the fifth and sixth cache
+    /// lines.
+    #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
+    pub(crate) com_shape: Shape,
     /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
     /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
     pub(crate) anchor: Vec2,
@@ -330,10 +336,6 @@ pub struct Body {
     pub(crate) inertia: Real,
     /// Centre of mass in the body's frame (metres).
     pub(crate) local_center: Vec2,
-    /// The solid shapes' union re-centred on the centre of mass (what the world collides; the
-    /// sensors' union when no shape is solid).
-    #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
-    pub(crate) com_shape: Shape,
     /// The body's shapes, the first described by its `BodyDef` (see `shape_def.rs`).
     pub(crate) shapes: Vec<BodyShape>,
     /// The number the next added shape gets (see [`ShapeId::index`]).
@@ -711,6 +713,47 @@ impl Body {
         aabb
     }
 
+    /// Asks the processor to start loading what a box computation reads of this body (its kind
+    /// and box cache, and its shape's tag, count, radius and first vertices), so that a pass over
+    /// many bodies can ask for the next ones' while it works on this one. A hint only: it reads
+    /// nothing into the program and changes no result.
+    #[inline]
+    pub(crate) fn prefetch_box_inputs(&self) {
+        let start = std::ptr::from_ref(self).cast::<u8>();
+        // (A body spans more than six cache lines, see `per_step_fields_lead_the_body`.)
+        for line in [1, 3, 4, 5] {
+            prefetch(start.wrapping_add(64 * line));
+        }
+    }
+
+    /// Asks the processor to start loading the first four cache lines of the body at `body`,
+    /// what every step reads of every body (see `per_step_fields_lead_the_body`). A hint only;
+    /// `body` need not point at a body (nothing is read through it).
+    #[inline]
+    pub(crate) fn prefetch_per_step_fields(body: *const Body) {
+        let start = body.cast::<u8>();
+        for line in 0..4 {
+            prefetch(start.wrapping_add(64 * line));
+        }
+    }
+
+    /// For a compound shape, what [`Body::prefetch_box_inputs`] asks for the body, asked for its
+    /// pieces (stored apart from the body): call it a little after that one, once the shape's
+    /// piece list has arrived. Nothing for other shapes. A hint only.
+    #[inline]
+    pub(crate) fn prefetch_piece_inputs(&self) {
+        if let Shape::Compound(c) = &self.com_shape {
+            for piece in c.pieces.iter().take(4) {
+                let start = std::ptr::from_ref(piece).cast::<u8>();
+                // A piece's transform, tag, count, radius and first vertices: its first 120
+                // bytes, over at most three cache lines.
+                for offset in [0, 64, 119] {
+                    prefetch(start.wrapping_add(offset));
+                }
+            }
+        }
+    }
+
     /// Returns `true` for a dynamic body.
     #[inline]
     pub(crate) fn is_dynamic(&self) -> bool {
@@ -1009,6 +1052,24 @@ fn deepest_anchor(shape: &Shape) -> (Vec2, Real) {
     best
 }
 
+/// Asks the processor to start loading the cache line holding `address` into its caches. A hint:
+/// it never faults, whatever the address, and has no effect on the program's state; a no-op off
+/// x86-64.
+#[inline]
+#[allow(unsafe_code)] // the prefetch intrinsic, which is a hint (see the SAFETY note)
+pub(crate) fn prefetch(address: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `prefetcht0` reads nothing into the program and never faults, even on an invalid
+    // address; it only moves a cache line closer to the core.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+            address.cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = address;
+}
+
 #[cfg(test)]
 mod layout_tests {
     use super::Body;
@@ -1048,6 +1109,17 @@ mod layout_tests {
                 size_of::<Body>()
             );
         }
-        assert!(offset_of!(Body, com_shape) >= 4 * 64);
+        // A box reads the sensors' count, then the shape's tag, count, radius and vertices: for
+        // a rectangle, the two cache lines right behind the first four.
+        assert_eq!(offset_of!(Body, sensors), 4 * 64);
+        let shape = offset_of!(Body, com_shape);
+        let rectangle = crate::Shape::rectangle(1.0, 0.5).expect("valid");
+        let crate::Shape::Polygon(p) = &rectangle else {
+            unreachable!("a rectangle is a polygon")
+        };
+        let start = |field: *const u8| field as usize - std::ptr::from_ref(&rectangle) as usize;
+        assert!(start(std::ptr::from_ref(&p.count).cast()) < 16);
+        let end = start(std::ptr::from_ref(&p.vertices[3]).cast()) + 16;
+        assert_eq!(line(shape + end - 1), 5, "vertices end at {end}");
     }
 }

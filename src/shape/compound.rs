@@ -21,7 +21,9 @@ pub const MAX_OUTLINE_POINTS: usize = 1_000;
 
 /// One convex piece of a [`Compound`]: a circle, capsule or polygon placed by `transform`, which maps
 /// the piece's frame into the compound's local frame.
+// Laid out in this order (`repr(C)`): a box reads the transform and the shape's head together.
 #[derive(Clone, Debug, PartialEq)]
+#[repr(C)]
 pub struct CompoundPiece {
     /// Piece frame → compound local frame.
     pub transform: Transform,

@@ -35,7 +35,10 @@ use crate::math::{Aabb, Real, Transform};
 /// ([`Shape::circle`], [`Shape::polygon`], [`Shape::rectangle`], [`Shape::capsule`],
 /// [`Shape::concave`], …), which return a [`ShapeError`] for bad input instead of panicking.
 // Polygons are stored inline (up to 16 vertices and normals): one shape per body, and the narrow
-// phase reads vertices without chasing a pointer, as Box2D's `b2Polygon` does.
+// phase reads vertices without chasing a pointer, as Box2D's `b2Polygon` does. The tag is an
+// explicit first byte (`repr(C, u8)`): left to the compiler it hid in a niche of the polygon's
+// `box_frame`, 288 bytes in, so a box computation missed the cache twice, once on the tag and
+// once on the vertices (see `docs/benchmarks.md`, "Dense scenes, eighth round").
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(
@@ -43,6 +46,7 @@ use crate::math::{Aabb, Real, Transform};
     derive(serde::Serialize, serde::Deserialize),
     serde(try_from = "ShapeSpec", into = "ShapeSpec")
 )]
+#[repr(C, u8)]
 pub enum Shape {
     /// A disc.
     Circle(Circle),

@@ -26,16 +26,16 @@ use crate::math::{Aabb, Real, Transform};
 )]
 #[repr(C)]
 pub struct ConvexPolygon {
-    // Laid out in this order (`repr(C)`): the count and radius every kernel reads first, next to
-    // the first vertices, not behind 512 bytes of vertex and normal arrays (a box's bounding box
-    // then reads two cache lines instead of three).
+    // Laid out in this order (`repr(C)`): the count, radius and vertices that a bounding box
+    // reads, together and first (right behind the shape's tag), not behind 512 bytes of vertex
+    // and normal arrays (a box's bounding box reads two cache lines instead of four).
     pub(crate) count: usize,
     pub(crate) radius: Real,
+    pub(crate) vertices: [Vec2; MAX_POLYGON_VERTICES],
     /// Radius of the core about the centroid (metres), without rounding.
     pub(crate) core_bound: Real,
     /// Edge normals on distinct lines (bit mask), see `Core::axes`.
     pub(crate) axes: u32,
-    pub(crate) vertices: [Vec2; MAX_POLYGON_VERTICES],
     /// Set when the polygon is a rectangle, for the closed-form box–box kernel.
     pub(crate) box_frame: Option<BoxFrame>,
     pub(crate) centroid: Vec2,

@@ -106,6 +106,11 @@ fn deep_inside_at(
 /// contacts number at least `1 / SUMMARY_SHARE` of all contacts.
 const SUMMARY_SHARE: usize = 8;
 
+/// How many fast bodies ahead a pass over them asks the processor to load (see
+/// `Body::prefetch_box_inputs`): far enough that the loads arrive before they are needed, near
+/// enough that they are still in the cache then.
+const PREFETCH_AHEAD: usize = 4;
+
 /// What the pass knows of which bodies can meet without asking the broad phase's trees: each
 /// body's contacts at the start of the pass, the fat boxes its proxy had then (for proxies the pass
 /// has enlarged since), and the pairs found by tree queries of bodies that left their boxes.
@@ -688,7 +693,13 @@ impl<'w> ContinuousPass<'w> {
         let mut first_list = std::mem::take(&mut self.buf.first_list);
         first_list.clear();
         first_list.resize(self.bodies.key_bound(), FirstList::NotFast);
-        for &f in fast {
+        for (k, &f) in fast.iter().enumerate() {
+            if let Some(&ahead) = fast.get(k + PREFETCH_AHEAD) {
+                self.bodies.at(ahead).prefetch_box_inputs();
+            }
+            if let Some(&ahead) = fast.get(k + PREFETCH_AHEAD / 2) {
+                self.bodies.at(ahead).prefetch_piece_inputs();
+            }
             first_list[f as usize] = if self.enlarge_proxy(f, 0.0) {
                 FirstList::Tree
             } else {
