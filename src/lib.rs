@@ -42,6 +42,7 @@
 
 pub mod analysis;
 pub mod broadphase;
+mod cache;
 pub mod constants;
 pub mod dynamics;
 pub mod math;

@@ -27,6 +27,10 @@ pub(crate) const AABB_MARGIN: Real = 0.1;
 /// proxies must be re-inserted in one refit (see [`BroadPhase::move_proxies`]).
 const REBUILD_SHARE: usize = 8;
 
+/// How many moves ahead the refit asks for a proxy's fat box (see `crate::cache`): the boxes lie
+/// in tree order, not in the order of the moves.
+const PREFETCH_AHEAD: usize = 8;
+
 /// Pairs are found by joining whole trees rather than by a query per moved proxy when more than
 /// one in `JOIN_SHARE` of all proxies moved since the last update.
 const JOIN_SHARE: usize = 4;
@@ -134,7 +138,14 @@ impl BroadPhase {
     pub fn move_proxies(&mut self, moves: &[(ProxyKey, Aabb)], scratch: &mut Vec<(ProxyId, Aabb)>) {
         for kind in [ProxyType::Kinematic, ProxyType::Dynamic] {
             scratch.clear();
-            for (key, aabb) in moves.iter().filter(|(k, _)| k.kind == kind) {
+            for (k, (key, aabb)) in moves
+                .iter()
+                .enumerate()
+                .filter(|(_, (k, _))| k.kind == kind)
+            {
+                if let Some((ahead, _)) = moves.get(k + PREFETCH_AHEAD) {
+                    self.tree(ahead.kind).prefetch(ahead.id);
+                }
                 if let Some(fat) = Self::refitted(self.tree(kind).fat_aabb(key.id), aabb) {
                     scratch.push((key.id, fat));
                     self.move_buffer.push(*key);

@@ -99,6 +99,15 @@ impl<T> DynamicTree<T> {
         self.nodes[id.0 as usize].aabb
     }
 
+    /// Asks the processor to start loading leaf `id`'s fat box (a hint for passes over many
+    /// proxies, see `crate::cache`); nothing for an id out of range.
+    #[inline]
+    pub(crate) fn prefetch(&self, id: ProxyId) {
+        if let Some(node) = self.nodes.get(id.0 as usize) {
+            crate::cache::prefetch(&raw const node.aabb);
+        }
+    }
+
     /// The value of a leaf.
     #[must_use]
     pub fn value(&self, id: ProxyId) -> &T {

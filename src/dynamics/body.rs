@@ -722,18 +722,18 @@ impl Body {
         let start = std::ptr::from_ref(self).cast::<u8>();
         // (A body spans more than six cache lines, see `per_step_fields_lead_the_body`.)
         for line in [1, 3, 4, 5] {
-            prefetch(start.wrapping_add(64 * line));
+            crate::cache::prefetch(start.wrapping_add(64 * line));
         }
     }
 
-    /// Asks the processor to start loading the first four cache lines of the body at `body`,
-    /// what every step reads of every body (see `per_step_fields_lead_the_body`). A hint only;
-    /// `body` need not point at a body (nothing is read through it).
+    /// Asks the processor to start loading cache lines `lines` of the body at `body` (line 0
+    /// its first 64 bytes; see `per_step_fields_lead_the_body` for what each holds). A hint
+    /// only; `body` need not point at a body (nothing is read through it).
     #[inline]
-    pub(crate) fn prefetch_per_step_fields(body: *const Body) {
+    pub(crate) fn prefetch_lines(body: *const Body, lines: std::ops::Range<usize>) {
         let start = body.cast::<u8>();
-        for line in 0..4 {
-            prefetch(start.wrapping_add(64 * line));
+        for line in lines {
+            crate::cache::prefetch(start.wrapping_add(64 * line));
         }
     }
 
@@ -748,7 +748,7 @@ impl Body {
                 // A piece's transform, tag, count, radius and first vertices: its first 120
                 // bytes, over at most three cache lines.
                 for offset in [0, 64, 119] {
-                    prefetch(start.wrapping_add(offset));
+                    crate::cache::prefetch(start.wrapping_add(offset));
                 }
             }
         }
@@ -1050,24 +1050,6 @@ fn deepest_anchor(shape: &Shape) -> (Vec2, Real) {
         }
     }
     best
-}
-
-/// Asks the processor to start loading the cache line holding `address` into its caches. A hint:
-/// it never faults, whatever the address, and has no effect on the program's state; a no-op off
-/// x86-64.
-#[inline]
-#[allow(unsafe_code)] // the prefetch intrinsic, which is a hint (see the SAFETY note)
-pub(crate) fn prefetch(address: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `prefetcht0` reads nothing into the program and never faults, even on an invalid
-    // address; it only moves a cache line closer to the core.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-            address.cast::<i8>(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = address;
 }
 
 #[cfg(test)]

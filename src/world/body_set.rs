@@ -195,7 +195,7 @@ impl BodySet {
 
     /// Every live body with its key, in storage order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &Body)> {
-        let ahead = Ahead::new(&self.bodies);
+        let ahead = Ahead::new(&self.bodies, Ahead::STEP_FIELDS);
         self.keys
             .iter()
             .copied()
@@ -209,7 +209,7 @@ impl BodySet {
 
     /// Every live body with its key, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut Body)> {
-        let ahead = Ahead::new(&self.bodies);
+        let ahead = Ahead::new(&self.bodies, Ahead::STEP_FIELDS);
         self.keys
             .iter()
             .copied()
@@ -221,9 +221,10 @@ impl BodySet {
             })
     }
 
-    /// Every live body with its broad-phase proxy, mutably.
+    /// Every live body with its broad-phase proxy, mutably (for the refit, which reads the
+    /// bodies' box caches and shapes too).
     pub fn iter_mut_with_proxies(&mut self) -> impl Iterator<Item = (ProxyKey, &mut Body)> {
-        let ahead = Ahead::new(&self.bodies);
+        let ahead = Ahead::new(&self.bodies, Ahead::BOX_FIELDS);
         let slots = &self.slots;
         self.keys
             .iter()
@@ -237,34 +238,47 @@ impl BodySet {
     }
 }
 
-/// How many bodies ahead a pass over all bodies asks for the next bodies' per-step fields.
-/// Bodies are about a kilobyte apart, so the processor's own prefetchers, which stop at page
-/// boundaries, lose the stream every four bodies; asking explicitly keeps every pass over
-/// thousands of bodies from waiting on memory (falling mixed 16,000: see `docs/benchmarks.md`,
-/// "Dense scenes, eighth round").
-const PREFETCH_AHEAD: usize = 8;
-
-/// Where the bodies of a pass lie, for asking ahead (no reference is held: the pass may hold the
-/// bodies mutably).
-#[derive(Clone, Copy)]
+/// Where the bodies of a pass lie, for asking for the cache lines of the bodies a few ahead of
+/// the one it is at (see `crate::cache`). Bodies are about a kilobyte apart, so the processor's
+/// own prefetchers, which stop at page boundaries, lose the stream every four bodies; asking
+/// explicitly keeps a pass over thousands of bodies from waiting on memory for each (falling
+/// mixed 16,000: see `docs/benchmarks.md`, "Dense scenes, eighth round"). No reference is held:
+/// the pass may hold the bodies mutably.
+#[derive(Clone)]
 struct Ahead {
     start: *const Body,
     len: usize,
+    /// The cache lines asked for, of each body.
+    lines: std::ops::Range<usize>,
+    /// How many bodies ahead.
+    distance: usize,
 }
 
 impl Ahead {
-    fn new(bodies: &[Body]) -> Self {
+    /// What most passes read: poses, velocities, kind and sizes, forces and resting time (the
+    /// first three cache lines), twelve bodies ahead.
+    const STEP_FIELDS: (std::ops::Range<usize>, usize) = (0..3, 12);
+    /// What the refit reads: the above, the box cache, and the sensors' count and the shape's
+    /// head, eight bodies ahead.
+    const BOX_FIELDS: (std::ops::Range<usize>, usize) = (0..5, 8);
+
+    fn new(bodies: &[Body], (lines, distance): (std::ops::Range<usize>, usize)) -> Self {
         Self {
             start: bodies.as_ptr(),
             len: bodies.len(),
+            lines,
+            distance,
         }
     }
 
-    /// On reaching body `k`, asks for the per-step fields of body `k + PREFETCH_AHEAD`.
+    /// On reaching body `k`, asks for the lines of body `k + distance`.
     #[inline]
     fn prefetch(&self, k: usize) {
-        if k + PREFETCH_AHEAD < self.len {
-            Body::prefetch_per_step_fields(self.start.wrapping_add(k + PREFETCH_AHEAD));
+        if k + self.distance < self.len {
+            Body::prefetch_lines(
+                self.start.wrapping_add(k + self.distance),
+                self.lines.clone(),
+            );
         }
     }
 }

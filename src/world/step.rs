@@ -12,7 +12,7 @@
 //!                                                                                 continuous/
 //!    sensors    shapes entering and leaving sensors during the step, with the fractions
 //!               at which they did (only when some body has a sensor)            sensors.rs
-//! 5. refit      broad-phase proxies at the final poses                            refit
+//! 5. refit      broad-phase proxies at the final poses; the step's forces cleared   refit
 //! 6. sleep      resting islands fall asleep, islands with an awake body wake      sleep.rs
 //! ```
 //!
@@ -146,10 +146,6 @@ impl World {
             events,
         );
         profile.refit = laps.lap();
-        for (_, b) in bodies.iter_mut() {
-            b.force = Vec2::ZERO;
-            b.torque = 0.0;
-        }
         clock.time += config.dt;
         clock.step += 1;
         profile.total = laps.total();
@@ -321,7 +317,8 @@ fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, touching: &mut Vec<
 }
 
 /// Stage 5: proxies follow the final poses, swept along the motion predicted for the next step
-/// (moving bodies only; static proxies never move).
+/// (moving bodies only; static proxies never move). The step's applied forces and torques,
+/// which that prediction reads, are then spent: the same pass over the bodies clears them.
 fn refit(
     broad_phase: &mut BroadPhase,
     bodies: &mut BodySet,
@@ -334,6 +331,8 @@ fn refit(
         if !body.is_resting() {
             moves.push((proxy, body.predicted_box(config.dt, config.gravity)));
         }
+        body.force = Vec2::ZERO;
+        body.torque = 0.0;
     }
     broad_phase.move_proxies(moves, &mut buffers.proxy_scratch);
 }

@@ -69,8 +69,10 @@ impl ContinuousPass<'_> {
     /// describes the start of the step; once an impact has given either body a new segment, the
     /// overlap is measured at the segment's start instead.
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
+        // (`is_pressed` first: it reads the pass's own flags, and almost never holds, so the
+        // bodies are rarely read from memory here.)
         let fixed = |i: u32| self.bodies.at(i).kind != BodyKind::Dynamic;
-        if (fixed(a) && self.is_pressed(b)) || (fixed(b) && self.is_pressed(a)) {
+        if (self.is_pressed(b) && fixed(a)) || (self.is_pressed(a) && fixed(b)) {
             // Pressed by a kinematic body (see `ContinuousPass::pressed`): against the static world, or the
             // kinematic body itself, whose turn the solver's constraint (linearised at the start
             // of the step) follows only to first order.

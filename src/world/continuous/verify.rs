@@ -108,15 +108,17 @@ impl ContinuousPass<'_> {
     fn find_overlaps(&mut self, watch: &[u32]) -> Vec<(u32, u32, Real, Toi)> {
         let mut found = Vec::new();
         for &i in watch {
-            if !self.bodies.at(i).is_dynamic() {
-                continue;
-            }
+            // (The pass's own arrays first: most watched bodies stop there, without the body
+            // being read from memory.)
             let si = self.buf.segments[i as usize];
             if !si.moves() {
                 continue; // already standing still
             }
             if !(si.changed || self.buf.swept_first[i as usize]) {
                 continue; // all its pairs were the solver's, and still are (see `swept_first`)
+            }
+            if !self.bodies.at(i).is_dynamic() {
+                continue;
             }
             // The solver's pairs cannot pass through each other (see `solver_owns`); every other
             // pair is checked on its segments.
