@@ -713,17 +713,13 @@ impl Body {
         aabb
     }
 
-    /// Asks the processor to start loading what a box computation reads of this body (its kind
-    /// and box cache, and its shape's tag, count, radius and first vertices), so that a pass over
-    /// many bodies can ask for the next ones' while it works on this one. A hint only: it reads
-    /// nothing into the program and changes no result.
+    /// Asks the processor to start loading what a box computation reads of this body (its kind,
+    /// its box cache, and its shape's tag, count, radius and first vertices: cache lines 1 to 5),
+    /// so that a pass over many bodies can ask for the next ones' while it works on this one. A
+    /// hint only: it reads nothing into the program and changes no result.
     #[inline]
     pub(crate) fn prefetch_box_inputs(&self) {
-        let start = std::ptr::from_ref(self).cast::<u8>();
-        // (A body spans more than six cache lines, see `per_step_fields_lead_the_body`.)
-        for line in [1, 3, 4, 5] {
-            crate::cache::prefetch(start.wrapping_add(64 * line));
-        }
+        Self::prefetch_lines(self, 1..6);
     }
 
     /// Asks the processor to start loading cache lines `lines` of the body at `body` (line 0

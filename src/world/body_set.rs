@@ -196,29 +196,13 @@ impl BodySet {
     /// Every live body with its key, in storage order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &Body)> {
         let ahead = Ahead::new(&self.bodies, Ahead::STEP_FIELDS);
-        self.keys
-            .iter()
-            .copied()
-            .zip(&self.bodies)
-            .enumerate()
-            .map(move |(k, item)| {
-                ahead.prefetch(k);
-                item
-            })
+        ahead.ask_along(self.keys.iter().copied().zip(&self.bodies))
     }
 
     /// Every live body with its key, mutably.
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut Body)> {
         let ahead = Ahead::new(&self.bodies, Ahead::STEP_FIELDS);
-        self.keys
-            .iter()
-            .copied()
-            .zip(&mut self.bodies)
-            .enumerate()
-            .map(move |(k, item)| {
-                ahead.prefetch(k);
-                item
-            })
+        ahead.ask_along(self.keys.iter().copied().zip(&mut self.bodies))
     }
 
     /// Every live body with its broad-phase proxy, mutably (for the refit, which reads the
@@ -226,15 +210,12 @@ impl BodySet {
     pub fn iter_mut_with_proxies(&mut self) -> impl Iterator<Item = (ProxyKey, &mut Body)> {
         let ahead = Ahead::new(&self.bodies, Ahead::BOX_FIELDS);
         let slots = &self.slots;
-        self.keys
-            .iter()
-            .map(move |&k| slots[k as usize].proxy)
-            .zip(&mut self.bodies)
-            .enumerate()
-            .map(move |(k, item)| {
-                ahead.prefetch(k);
-                item
-            })
+        ahead.ask_along(
+            self.keys
+                .iter()
+                .map(move |&k| slots[k as usize].proxy)
+                .zip(&mut self.bodies),
+        )
     }
 }
 
@@ -271,15 +252,18 @@ impl Ahead {
         }
     }
 
-    /// On reaching body `k`, asks for the lines of body `k + distance`.
-    #[inline]
-    fn prefetch(&self, k: usize) {
-        if k + self.distance < self.len {
-            Body::prefetch_lines(
-                self.start.wrapping_add(k + self.distance),
-                self.lines.clone(),
-            );
-        }
+    /// `items` (one per body, in storage order), asking for the lines of body `k + distance`
+    /// on reaching body `k`.
+    fn ask_along<I: Iterator>(self, items: I) -> impl Iterator<Item = I::Item> {
+        items.enumerate().map(move |(k, item)| {
+            if k + self.distance < self.len {
+                Body::prefetch_lines(
+                    self.start.wrapping_add(k + self.distance),
+                    self.lines.clone(),
+                );
+            }
+            item
+        })
     }
 }
 
