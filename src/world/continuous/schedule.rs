@@ -296,10 +296,9 @@ impl ContinuousPass<'_> {
         let swept = self.swept_box(i, t);
         let proxy = self.bodies.proxy(i);
         let fat = self.broad_phase.fat_aabb(proxy);
-        let grows = !BroadPhase::holds(&fat, &swept);
+        let grows = self.broad_phase.enlarge_proxy(proxy, &swept);
         if grows {
             self.buf.neighbours.start_boxes.entry(i).or_insert(fat);
-            self.broad_phase.enlarge_proxy(proxy, &swept);
         }
         grows
     }
