@@ -1,13 +1,15 @@
 //! The peer benchmark: sweep2d, Rapier (`rapier2d-f64`) and Box2D v3 (`boxdd`) on the same scenes.
 //!
 //! ```text
-//! cargo run --release -p peers -- [queries|worlds|ccd|all] [--rounds N] [--only NAME] [--sleep]
-//!                                  [--threads N]
+//! cargo run --release -p peers -- [queries|worlds|ccd|blade|all] [--rounds N] [--only NAME]
+//!                                  [--sleep] [--threads N] [--runs N]
 //! ```
 //!
 //! `queries` races sweep2d's contact and time-of-impact queries against parry's (`queries.rs`);
 //! `worlds` runs whole scenes in the three engines (below); `ccd` counts tunnels and time loss of
-//! fast bodies in the three engines (`ccd.rs`); `all` does all three.
+//! fast bodies in the three engines (`ccd.rs`); `blade` measures how deep bodies end up in the
+//! spinning-blade scene from nearby starts (`blade.rs`, `--runs N` starts, default 10); `all`
+//! does all four.
 //!
 //! Each scene is built once by `sweep2d::analysis::scenes` and copied body by body into the other
 //! engines (`spec.rs`: shapes in body frames, poses, densities, frictions, restitutions), so all
@@ -27,6 +29,7 @@
 //! Box2D's C sources are compiled with `NDEBUG` (the workspace's `.cargo/config.toml`) so its
 //! assertions are off, as in its release builds.
 
+mod blade;
 mod ccd;
 /// The criterion benches' shared inputs (deterministic poses and motions), so the peers race on
 /// the same kind of inputs.
@@ -257,8 +260,28 @@ fn worlds(rounds: usize, only: Option<&str>, threads: usize) {
 /// The deepest overlap (metres) between any two bodies at the given poses (each body's origin and
 /// angle, in the scene's order), and how many pairs overlap by more than 1 cm: the same exact
 /// query (sweep2d's SAT contact) for every engine's end state, over the pairs whose boxes overlap
-/// (sorted by the boxes' left edges and swept). Static pairs are skipped.
+/// (sorted by the boxes' left edges and swept). Pairs without a dynamic body are skipped (a
+/// kinematic blade may pass through the floor by design).
 fn deepest_overlaps(scene: &Scene, poses: &[[f64; 3]]) -> (f64, usize) {
+    let o = measure_overlaps(scene, poses);
+    (o.kinematic.max(o.fixed).max(o.dynamic), o.past_cm)
+}
+
+/// Overlaps of one engine's poses, measured by [`measure_overlaps`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Overlaps {
+    /// Deepest overlap of a pair with a kinematic body (metres).
+    kinematic: f64,
+    /// Deepest overlap of a dynamic body with a static one (metres).
+    fixed: f64,
+    /// Deepest overlap of two dynamic bodies (metres).
+    dynamic: f64,
+    /// Pairs overlapping by more than 1 cm.
+    past_cm: usize,
+}
+
+/// The overlaps of `deepest_overlaps`, by the kind of pair.
+fn measure_overlaps(scene: &Scene, poses: &[[f64; 3]]) -> Overlaps {
     use sweep2d::{BodyKind, Transform, Vec2};
     let placed: Vec<_> = scene
         .world
@@ -266,36 +289,39 @@ fn deepest_overlaps(scene: &Scene, poses: &[[f64; 3]]) -> (f64, usize) {
         .zip(poses)
         .map(|((_, b), p)| {
             let x = Transform::new(Vec2::new(p[0], p[1]), p[2]);
-            (
-                b.shape(),
-                x,
-                b.shape().aabb(&x),
-                b.kind() == BodyKind::Static,
-            )
+            (b.shape(), x, b.shape().aabb(&x), b.kind())
         })
         .collect();
     let mut order: Vec<usize> = (0..placed.len()).collect();
     order.sort_by(|&i, &j| placed[i].2.min.x.total_cmp(&placed[j].2.min.x));
-    let (mut deepest, mut past_cm) = (0.0_f64, 0);
+    let mut out = Overlaps::default();
     for (k, &i) in order.iter().enumerate() {
-        let (shape_i, xi, box_i, static_i) = &placed[i];
+        let (shape_i, xi, box_i, kind_i) = &placed[i];
         for &j in &order[k + 1..] {
-            let (shape_j, xj, box_j, static_j) = &placed[j];
+            let (shape_j, xj, box_j, kind_j) = &placed[j];
             if box_j.min.x > box_i.max.x {
                 break;
             }
-            if (*static_i && *static_j) || !box_i.overlaps(box_j) {
+            let dynamic = |k: &BodyKind| *k == BodyKind::Dynamic;
+            if !(dynamic(kind_i) || dynamic(kind_j)) || !box_i.overlaps(box_j) {
                 continue;
             }
             if let Some(c) = sweep2d::query::contact(shape_i, xi, shape_j, xj) {
-                deepest = deepest.max(c.depth);
+                let deepest = if *kind_i == BodyKind::Kinematic || *kind_j == BodyKind::Kinematic {
+                    &mut out.kinematic
+                } else if *kind_i == BodyKind::Static || *kind_j == BodyKind::Static {
+                    &mut out.fixed
+                } else {
+                    &mut out.dynamic
+                };
+                *deepest = deepest.max(c.depth);
                 if c.depth > 0.01 {
-                    past_cm += 1;
+                    out.past_cm += 1;
                 }
             }
         }
     }
-    (deepest, past_cm)
+    out
 }
 
 /// CPU model and logical core count, from /proc/cpuinfo where there is one.
@@ -315,12 +341,15 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers queries|worlds|ccd|all [--rounds N] [--only NAME] [--sleep] [--threads N]\n\
+        "usage: peers queries|worlds|ccd|blade|all [--rounds N] [--only NAME] [--sleep] [--threads N]\n\
+                     [--runs N]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
          ccd      bullets at a thin wall, head-on bullets, a 500 m/s ball: tunnels and time loss\n\
-         all      all three\n\
+         blade    the spinning-blade scene from --runs N nearby starts (default 10): how deep bodies\n\
+                  end a step inside the blade and inside each other, in the three engines\n\
+         all      all four\n\
          --rounds interleaved rounds per scene (default 3)\n\
          --sleep  let every engine put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
@@ -337,6 +366,7 @@ fn main() {
     let mut rounds = 3;
     let mut only = None;
     let mut threads = 1;
+    let mut runs = 10;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -356,7 +386,14 @@ fn main() {
                     .filter(|&n: &usize| n > 0)
                     .unwrap_or_else(|| usage());
             }
-            "worlds" | "queries" | "ccd" | "all" => mode = Some(a.clone()),
+            "--runs" => {
+                runs = it
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &usize| n > 0)
+                    .unwrap_or_else(|| usage());
+            }
+            "worlds" | "queries" | "ccd" | "blade" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
     }
@@ -406,5 +443,8 @@ fn main() {
     }
     if mode == "ccd" || mode == "all" {
         ccd::run();
+    }
+    if mode == "blade" || mode == "all" {
+        blade::run(runs);
     }
 }
