@@ -360,6 +360,13 @@ fn usage() -> ! {
     std::process::exit(2);
 }
 
+/// A count given on the command line (at least 1), or the usage message.
+fn positive(arg: Option<&String>) -> usize {
+    arg.and_then(|n| n.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or_else(|| usage())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut mode = None;
@@ -370,29 +377,11 @@ fn main() {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
-            "--rounds" => {
-                rounds = it
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &usize| n > 0)
-                    .unwrap_or_else(|| usage());
-            }
+            "--rounds" => rounds = positive(it.next()),
             "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
             "--sleep" => engines::set_peers_sleep(true),
-            "--threads" => {
-                threads = it
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &usize| n > 0)
-                    .unwrap_or_else(|| usage());
-            }
-            "--runs" => {
-                runs = it
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &usize| n > 0)
-                    .unwrap_or_else(|| usage());
-            }
+            "--threads" => threads = positive(it.next()),
+            "--runs" => runs = positive(it.next()),
             "worlds" | "queries" | "ccd" | "blade" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
