@@ -341,8 +341,8 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers queries|worlds|ccd|blade|all [--rounds N] [--only NAME] [--sleep] [--threads N]\n\
-                     [--runs N]\n\
+        "usage: peers queries|worlds|ccd|blade|all [--rounds N] [--only NAME] [--sleep]\n\
+         \x20            [--threads N] [--runs N]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
