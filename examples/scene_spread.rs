@@ -16,10 +16,10 @@
 //! Arguments: the scene file, the number of runs (default 10), and the largest start shift in
 //! metres (default 1e-3). Run 0 is the scene as written; run `k` moves every dynamic body along x
 //! by up to `shift · k / runs` ([`LoadedScene::shift_dynamic_bodies`] with seed `k`).
-//!
-//! [`LoadedScene::shift_dynamic_bodies`]: sweep2d::analysis::scene::LoadedScene::shift_dynamic_bodies
 //! Overlaps are measured with exact shape queries over the pairs whose boxes overlap (the broad
 //! phase's), after every step.
+//!
+//! [`LoadedScene::shift_dynamic_bodies`]: sweep2d::analysis::scene::LoadedScene::shift_dynamic_bodies
 
 use sweep2d::analysis::scene::SceneFile;
 use sweep2d::{BodyKind, World};
