@@ -482,3 +482,28 @@ fn a_bad_start_shift_is_refused_and_moves_nothing() {
         "{refused} refused, {accepted} accepted"
     );
 }
+
+/// From nearby starts the spinning blade comes down on bodies lying on a stack and meets them
+/// again and again in one step (128 impacts of one pair, `MAX_IMPACTS_PER_PAIR`). The blade then
+/// passes the body, which keeps its motion; it is never held (stopped dead). Before, these three
+/// starts held 3, 4 and 3 bodies.
+#[test]
+fn the_blade_passes_a_body_it_keeps_meeting_instead_of_holding_it() {
+    let path = format!("{}/scenes/spinning_blade.json", env!("CARGO_MANIFEST_DIR"));
+    let scene = SceneFile::read(&path).expect("a shipped scene");
+    for start in [6_u64, 7, 15] {
+        let mut loaded = scene.build().expect("it builds");
+        loaded
+            .shift_dynamic_bodies(start, 1e-3 * start as f64 / 20.0)
+            .expect("a small shift");
+        for _ in 0..scene.steps {
+            loaded.world.step();
+            assert!(
+                loaded.world.events().held.is_empty(),
+                "start {start}, step {}: held {:?}",
+                loaded.world.step_count(),
+                loaded.world.events().held
+            );
+        }
+    }
+}

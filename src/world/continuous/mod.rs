@@ -460,7 +460,8 @@ pub(crate) struct PassBuffers {
     /// Pairs of a dynamic body and a kinematic body that the dynamic body yields to for the rest
     /// of the step: jammed against the static world with no way out, it cannot get out of the
     /// kinematic body's way, so the static contact wins and the kinematic body passes it (see
-    /// `squeeze.rs`). Never swept against each other again this step.
+    /// `squeeze.rs`); or met `schedule::MAX_IMPACTS_PER_PAIR` times in the step. Never swept
+    /// against each other again this step.
     yielded: PairSet,
     /// Pairs of bodies whose impact the hooks disabled: never swept against each other again
     /// this step.
