@@ -7,9 +7,9 @@
 //! blade meets, so one run's deepest overlap is one sample. Run `k` of `N` moves every dynamic
 //! body along x by up to `k/N` mm (`LoadedScene::shift_dynamic_bodies`, seed `k`); run 0 is the
 //! scene as written. After every step the same exact query (sweep2d's SAT contact) measures each
-//! engine's poses: the deepest overlap of a pair with the kinematic blade, and of any other pair
-//! (the pile's), and whether either is past twice the linear slop (1 cm). Sleeping is off in every
-//! engine, as in `worlds`.
+//! engine's poses: the deepest overlap of a dynamic body with the kinematic blade, with the floor
+//! or a wall, and with another dynamic body, and whether each is past twice the linear slop
+//! (1 cm). Sleeping is off in every engine, as in `worlds`.
 
 use crate::engines::Engine;
 use crate::spec::SceneSpec;
