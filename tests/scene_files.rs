@@ -329,19 +329,24 @@ fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
 /// The spinning-blade scene (a kinematic blade turning at 6 rad/s, its tips 15 m/s, sweeping
 /// through the floor among 32 falling boxes and discs): bodies it presses into the floor or a
 /// stack are squeezed out along the free direction or, jammed, let it pass; none is ever held
-/// (stopped dead), and no body ends any step inside the blade by more than twice the slop (it was
-/// 0.46 m with the blade passing pinned bodies, and 53 holds). Checked with the exact contact query
-/// against the blade at the end of every one of its 300 steps.
+/// (stopped dead), and no body ends any step inside the blade deeper than the jams of the 20
+/// nearby starts measured (0.38 m at most; Rapier and Box2D 0.39–0.47 m on the same starts; it
+/// was 0.46 m with the blade passing pinned bodies, and 53 holds). Checked with the exact contact
+/// query against the blade at the end of every one of its 300 steps.
 ///
 /// This is the scene as written, one trajectory of a chaotic scene. From nearby starts (dynamic
 /// bodies moved by under a millimetre, `examples/scene_spread.rs`) the blade's tip often comes
 /// down on the top face of a box lying on the floor, a jam with no free direction, and passes
 /// through the box (`docs/continuous.md`, "Pinned bodies"; `docs/benchmarks.md`, "The spinning
-/// blade, measured as a spread").
+/// blade, measured as a spread"). Until 2026-11-26 this test held the written trajectory to twice
+/// the slop, which it met by chance of the trajectory; since bounces became exact the written
+/// start meets such a jam too (0.19 m at step 130), as 16 of the 20 nearby starts did before.
 #[test]
 fn the_spinning_blade_holds_nothing_and_never_ends_a_step_inside_a_body() {
-    use sweep2d::constants::LINEAR_SLOP;
     use sweep2d::query::contact;
+    /// The deepest a jammed body ended a step inside the blade over the 20 nearby starts of
+    /// `docs/benchmarks.md` (metres).
+    const JAMMED_BLADE_DEPTH: f64 = 0.381;
     let path = format!("{}/scenes/spinning_blade.json", env!("CARGO_MANIFEST_DIR"));
     let scene = SceneFile::read(&path).expect("a shipped scene");
     let mut loaded = scene.build().expect("it builds");
@@ -374,7 +379,7 @@ fn the_spinning_blade_holds_nothing_and_never_ends_a_step_inside_a_body() {
         }
     }
     assert!(
-        deepest.0 <= 2.0 * LINEAR_SLOP,
+        deepest.0 <= JAMMED_BLADE_DEPTH,
         "a body ended step {} {} m inside the blade",
         deepest.1,
         deepest.0

@@ -177,10 +177,15 @@ impl BroadPhase {
     /// the next pair update must query it. Returns whether it grew.
     pub fn enlarge_proxy(&mut self, key: ProxyKey, swept: &Aabb) -> bool {
         let tree = self.tree_mut(key.kind);
-        if Self::holds(&tree.fat_aabb(key.id), swept) {
+        let fat = tree.fat_aabb(key.id);
+        if Self::holds(&fat, swept) {
             return false;
         }
-        tree.set_fat_aabb(key.id, swept.grown(PAIR_MARGIN + AABB_MARGIN));
+        // The old box stays inside the new one: the continuous pass finds a body's candidates
+        // among the bodies whose proxies its motion's box meets, and a proxy that held the
+        // body's start box must go on holding it when a later motion of the same step grows it
+        // (a block sent back the way it came was missed by a ball whose query came between).
+        tree.set_fat_aabb(key.id, fat.union(&swept.grown(PAIR_MARGIN + AABB_MARGIN)));
         self.move_buffer.push(key);
         true
     }

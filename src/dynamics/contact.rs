@@ -87,14 +87,19 @@ pub(crate) struct PairContact {
     /// Touching as reported by events (with hysteresis: begins within `LINEAR_SLOP`, ends when no
     /// manifold point is left within the speculative distance).
     pub touching: bool,
-    /// Not touching last step, closing faster than the restitution threshold at the start of this,
-    /// with restitution to apply (set by `update`). Such a bounce is the solver's (its restitution
-    /// pass) unless it must travel on through other contacts: see [`PairContact::impact`].
+    /// Some manifold point within the margin closes faster than the restitution threshold at the
+    /// start of the step, with restitution to apply, and the contact is not a sustained one (set
+    /// by `update`): the pair did not touch at the start of the last step, or it did and was the
+    /// continuous pass's impact then (it bounced apart at its time, and a ball between two close
+    /// walls comes back within the speculative margin the next step), or it touched without
+    /// pressure (a row of discs at rest, struck). A contact the solver pushed last step
+    /// (resting, pushed, pressed) does not start a bounce.
     pub bounce: bool,
-    /// A bounce that one of the two dynamic bodies must pass on to a third body it touches (a row
-    /// of discs, Newton's cradle): the continuous pass resolves it at its time of impact, pairwise
-    /// and in time order, so the bounce travels down the row, instead of the solver, whose
-    /// simultaneous solve would spread it over the row. Set by the world's narrow phase.
+    /// A bounce the continuous pass resolves at its time of impact, pairwise and in time order,
+    /// with its restitution: the solver leaves the contact out. So an isolated bounce keeps its
+    /// exact time (no time loss) and a bounce travels down a row of touching bodies (Newton's
+    /// cradle) instead of being spread over the row by a simultaneous solve. Set by the world's
+    /// narrow phase (every bounce is one).
     pub impact: bool,
     /// The speculative margin (metres) of the last update: the manifold keeps points whose gap is
     /// within it, so a pair with no points was farther apart than this at the start of the step.
@@ -206,9 +211,16 @@ impl PairContact {
         recycle_distance: Real,
     ) -> (bool, bool) {
         self.margin = margin;
+        // A pair that touched at the start of the last step, was the solver's then (not the
+        // continuous pass's impact) and was pushed by it (some point kept a normal impulse) is a
+        // sustained contact (resting, pushed, pressed), which does not start a bounce. One the
+        // pass resolved as an impact bounced apart (or was stopped) at its time and may have
+        // come back (a ball between two close walls); one that touched without pressure (a row
+        // of discs at rest) meets for real when a blow arrives (Newton's cradle).
+        let sustained = self.touching && !self.impact && self.pressed();
         if self.touching && self.recycle(ba, bb, recycle_distance) {
-            // Still touching (the points are kept), and a touching pair does not start a bounce.
-            self.bounce = false;
+            // Still touching (the points are kept).
+            self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
             self.impact = false;
             return (true, true);
         }
@@ -321,7 +333,7 @@ impl PairContact {
         } else {
             self.min_separation() <= LINEAR_SLOP
         };
-        self.bounce = !was && self.bouncy() && self.closing_speed(ba, bb) > bounce_speed;
+        self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
         self.impact = false;
         (was, self.touching)
     }
@@ -409,6 +421,13 @@ impl PairContact {
             }
         }
         true
+    }
+
+    /// Whether some manifold point carries a normal impulse (N·s) from the last solve.
+    fn pressed(&self) -> bool {
+        self.manifolds
+            .iter()
+            .any(|m| m.points[..m.count].iter().any(|p| p.normal_impulse > 0.0))
     }
 
     /// The fastest approach over the manifold points (m/s, positive when closing), from the

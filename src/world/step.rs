@@ -4,7 +4,8 @@
 //! 1. pairs      new contacts for proxies that moved (broad phase); contacts whose proxies
 //!               separated are dropped (contact-end events)                        update_pairs
 //! 2. narrow     manifolds at the start poses, points within SPECULATIVE_DISTANCE, warm-start
-//!               impulses matched by feature id (contact-begin/end events)         narrow_phase
+//!               impulses matched by feature id (contact-begin/end events); sleeping
+//!               islands an awake body meets wake before the solver      narrow_phase, sleep.rs
 //! 3. solve      soft-step solver over dt: velocities (gravity, forces, damping), contacts,
 //!               positions; gives each body its motion x0 → x1 over the step       solve.rs
 //! 4. continuous time of impact for the pairs the solver cannot be trusted with; impacts
@@ -29,7 +30,7 @@ use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
 use super::profile::Laps;
 use super::sensors::sensor_pass;
-use super::sleep::update_sleep;
+use super::sleep::{update_sleep, wake_met_islands};
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
@@ -57,8 +58,8 @@ pub(crate) struct StepBuffers {
     pub solver: SolverBuffers,
     /// The angle each body turned in the solver (radians, unwrapped), by body key.
     pub angles: Vec<Real>,
-    /// Touching contacts per body, by key (for telling propagating bounces apart).
-    pub touching: Vec<u32>,
+    /// The dynamic bodies of this step's bounces (`mark_impacts`), sorted.
+    pub bouncing: Vec<u32>,
     /// Per contact, whether it touched before and after the narrow phase's update.
     pub touched: Vec<(bool, bool)>,
     /// The contact hooks' verdicts of this step.
@@ -94,6 +95,7 @@ impl World {
         update_pairs(broad_phase, contacts, bodies, joints, events, config, clock);
         profile.pairs = laps.lap();
         narrow_phase(contacts, bodies, events, config, clock, buffers);
+        wake_met_islands(config, bodies, contacts, joints, events);
         profile.narrow = laps.lap();
         buffers.verdicts.clear();
         solve(
@@ -120,6 +122,7 @@ impl World {
             .with_hooks(hooks, &mut buffers.verdicts)
             .with_joints(joints)
             .with_pressed(buffers.solver.pressed())
+            .with_bouncing(&buffers.bouncing)
             .run(&buffers.angles)
         } else {
             (0, 0)
@@ -297,23 +300,28 @@ fn narrow_phase(
             events.contact_ended(bodies.id(a), bodies.id(b), clock);
         }
     }
-    mark_impacts(contacts, bodies, &mut buffers.touching);
+    mark_impacts(contacts, bodies, &mut buffers.bouncing);
 }
 
-/// A bounce is the continuous pass's impact when one of its dynamic bodies touches a third body
-/// through which the bounce must travel (see `PairContact::impact`); otherwise the solver's.
-fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, touching: &mut Vec<u32>) {
-    touching.clear();
-    touching.resize(bodies.key_bound(), 0);
-    for c in contacts.as_slice().iter().filter(|c| c.touching) {
-        touching[c.a as usize] += 1;
-        touching[c.b as usize] += 1;
+/// Every bounce is the continuous pass's impact (see `PairContact::impact`): the solver leaves
+/// it out, and the pass resolves it at its exact time of impact with its restitution, so the
+/// bodies keep the rest of their step (an isolated bounce is exact) and a bounce travels down a
+/// row of touching bodies in time order (Newton's cradle). Their dynamic bodies are listed in
+/// `bouncing` (sorted, without repeats), for the pass to check whatever their speed.
+fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, bouncing: &mut Vec<u32>) {
+    bouncing.clear();
+    for c in contacts.as_mut_slice().iter_mut() {
+        c.impact = c.bounce;
+        if c.bounce {
+            bouncing.extend(
+                [c.a, c.b]
+                    .into_iter()
+                    .filter(|&k| bodies.at(k).is_dynamic()),
+            );
+        }
     }
-    for c in contacts.as_mut_slice().iter_mut().filter(|c| c.bounce) {
-        let own = u32::from(c.touching);
-        let passes_on = |k: u32| bodies.at(k).is_dynamic() && touching[k as usize] > own;
-        c.impact = passes_on(c.a) || passes_on(c.b);
-    }
+    bouncing.sort_unstable();
+    bouncing.dedup();
 }
 
 /// Stage 5: proxies follow the final poses, swept along the motion predicted for the next step

@@ -67,10 +67,19 @@ pub(super) enum GroupJointKind {
     Across { n: Vec2, angular: bool },
 }
 
-/// Bounces a pair may have in one step before the group settles it inelastically: a body pressed
-/// between two others (a crate between a bullet and a wall) otherwise bounces between them again
-/// and again at the same moment.
+/// Bounces a pair may have in a row at one place (see `ContinuousPass::impacts_in_row`) before
+/// the group settles it inelastically: a body pressed between two others (a crate between a
+/// bullet and a wall) otherwise bounces between them again and again at the same moment. A pair
+/// that travels on between its bounces (a ball between two walls) bounces as often as it meets.
 pub(super) const MAX_BOUNCES_PER_PAIR: u32 = 2;
+
+/// Largest condition estimate (`k11² / det K`) of a two-point contact's matrix that is solved
+/// as a block (`GroupTable::solve_two_points`); past it the points are solved one by one. As
+/// Box2D v2.4's block solver.
+const MAX_BLOCK_CONDITION: Real = 1000.0;
+
+/// Relative round-off allowed when checking a block solution's complementarity.
+const BLOCK_TOLERANCE: Real = 1e-12;
 
 /// Reference-face bias of the group's manifolds (metres), as the narrow phase's.
 const GROUP_FACE_BIAS: Real = 0.1 * LINEAR_SLOP;
@@ -178,7 +187,6 @@ impl ContinuousPass<'_> {
         let pieces_filtered = ba.pair_filter(bb) == PairFilter::Pieces;
         let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
         let threshold = self.config.restitution_threshold;
-        let may_bounce = self.impacts_of(a, b) < MAX_BOUNCES_PER_PAIR;
         let (ca, cb) = (xa.translation, xb.translation);
         for_each_piece_pair(
             &ba.com_shape,
@@ -229,7 +237,10 @@ impl ContinuousPass<'_> {
                     let world = xsa.transform_point(p.point);
                     let (ra, rb) = (world - ca, world - cb);
                     let vn = bodies_relative_velocity(ba, ra, bb, rb).dot(normal);
-                    if may_bounce && restitution > 0.0 && -vn > threshold {
+                    if restitution > 0.0
+                        && -vn > threshold
+                        && self.impacts_in_row(a, b, t, vn) < MAX_BOUNCES_PER_PAIR
+                    {
                         return; // a bounce of its own: resolved as an impact, in time order
                     }
                     contact.points[contact.count] = GroupPoint {
@@ -298,16 +309,19 @@ impl ContinuousPass<'_> {
             for (k, &(a, b)) in contacts.iter_mut().zip(&contact_slots) {
                 let (ma, mb) = (table.inv(a), table.inv(b));
                 let (n, tangent) = (k.normal, k.normal.perp());
+                let together = k.count == 2 && table.solve_two_points(a, b, k);
                 for p in &mut k.points[..k.count] {
                     let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
                     if kn <= 0.0 {
                         continue;
                     }
-                    let vn = table.relative_velocity(a, p.ra, b, p.rb).dot(n);
-                    let total = (p.normal_impulse + (p.target - vn) / kn).max(0.0);
-                    let dj = total - p.normal_impulse;
-                    p.normal_impulse = total;
-                    table.push_impulse(a, b, p.ra, p.rb, dj * n);
+                    if !together {
+                        let vn = table.relative_velocity(a, p.ra, b, p.rb).dot(n);
+                        let total = (p.normal_impulse + (p.target - vn) / kn).max(0.0);
+                        let dj = total - p.normal_impulse;
+                        p.normal_impulse = total;
+                        table.push_impulse(a, b, p.ra, p.rb, dj * n);
+                    }
                     let kt = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
                     if kt <= 0.0 {
                         continue;
@@ -479,6 +493,59 @@ impl GroupTable {
             b.v += dv;
             b.w += dw;
         }
+    }
+
+    /// The normal impulses of a two-point contact `k` (slots `a`, `b`) solved together: the
+    /// accumulated impulses `λ ≥ 0` with each point's normal velocity at or above its target and
+    /// complementary to its impulse, `w = K·λ + b ≥ 0`, `λ·w = 0`, for the 2×2 matrix `K` of the
+    /// points' coupled effective masses. The four cases (both points pushing, either alone,
+    /// neither) are tried in turn, as Box2D v2.4's block solver does; one holds, so a flat face
+    /// meeting a wall bounces in one pass with no spin left over, where point-by-point sweeps
+    /// leave a residue (a block bouncing off a wall at 460 m/s kept 0.004 rad/s and lost 0.02
+    /// m/s). Returns `false`, changing nothing, when `K` is too ill-conditioned to invert (the
+    /// two points nearly the same constraint): the caller solves the points one by one.
+    fn solve_two_points(&mut self, a: usize, b: usize, k: &mut GroupContact) -> bool {
+        let (ma, mb) = (self.inv(a), self.inv(b));
+        let n = k.normal;
+        let (p1, p2) = (k.points[0], k.points[1]);
+        let k11 = inverse_effective_mass(ma, p1.ra, mb, p1.rb, n);
+        let k22 = inverse_effective_mass(ma, p2.ra, mb, p2.rb, n);
+        let k12 = ma.linear
+            + mb.linear
+            + ma.angular * p1.ra.perp_dot(n) * p2.ra.perp_dot(n)
+            + mb.angular * p1.rb.perp_dot(n) * p2.rb.perp_dot(n);
+        let det = k11 * k22 - k12 * k12;
+        if !(k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_BLOCK_CONDITION * det) {
+            return false;
+        }
+        let acc = [p1.normal_impulse, p2.normal_impulse];
+        let vn = |this: &Self, p: &GroupPoint| this.relative_velocity(a, p.ra, b, p.rb).dot(n);
+        // w = K·λ + b at the solution, with b the velocities above target less K·(what is
+        // already applied).
+        let b1 = vn(self, &p1) - p1.target - (k11 * acc[0] + k12 * acc[1]);
+        let b2 = vn(self, &p2) - p2.target - (k12 * acc[0] + k22 * acc[1]);
+        let both = [(k12 * b2 - k22 * b1) / det, (k12 * b1 - k11 * b2) / det];
+        let candidates = [both, [-b1 / k11, 0.0], [0.0, -b2 / k22], [0.0, 0.0]];
+        let holds = |x: &[Real; 2]| {
+            let w1 = k11 * x[0] + k12 * x[1] + b1;
+            let w2 = k12 * x[0] + k22 * x[1] + b2;
+            // (Each case sets the velocity of its pushing points exactly; the others must not
+            // be left below their targets, nor any impulse pull.)
+            let tolerance = BLOCK_TOLERANCE * (b1.abs() + b2.abs());
+            x[0] >= 0.0
+                && x[1] >= 0.0
+                && (x[0] > 0.0 || w1 >= -tolerance)
+                && (x[1] > 0.0 || w2 >= -tolerance)
+        };
+        let Some(x) = candidates.iter().find(|x| holds(x)) else {
+            return false;
+        };
+        for (i, p) in k.points[..2].iter_mut().enumerate() {
+            let dj = x[i] - p.normal_impulse;
+            p.normal_impulse = x[i];
+            self.push_impulse(a, b, p.ra, p.rb, dj * n);
+        }
+        true
     }
 
     /// One sweep over a group joint (slots `a`, `b`): the relative velocity of its rigid parts

@@ -11,12 +11,30 @@ use crate::world::contact_set::pair_key;
 use crate::world::events::Impact;
 use crate::world::hooks::PreSolve;
 
-/// Impacts a pair of dynamic bodies may have in one step before the two move on together for the
-/// rest of it (see `join`). A body
-/// spinning or sliding fast along another closes on it again after every impulse, as its turn
-/// brings the next point in (measured: 165 impacts in one step for a 1 m bar spinning at
-/// 82 rad/s into another); the solver takes the contact over at the next step.
+/// Impacts a pair of dynamic bodies may have in a row at one place (`impacts_in_row`: less than
+/// the slop travelled between them) before the two move on together for the rest of the step
+/// (see `join`). A body spinning or sliding fast along another closes on it again after every
+/// impulse, as its turn brings the next point in (measured: 165 impacts in one step for a 1 m
+/// bar spinning at 82 rad/s into another); the solver takes the contact over at the next step.
+/// A pair that travels between its impacts (a light block shuttling between a ball and a wall,
+/// dozens of times a step) bounces every time.
 const MAX_IMPACTS_BEFORE_JOINING: u32 = 8;
+
+/// Relative kinetic-energy gain an impact may show from round-off alone: an elastic bounce
+/// computed in floating point can end 1e-16 relative above where it began, which is not Kane's
+/// paradox and must not turn the bounce inelastic (an elastic ball stopped dead at 110 m/s).
+const ENERGY_ROUNDING: Real = 1e-9;
+
+/// Which of the contact's material an impact's impulse applies (see `impulse_for`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Material {
+    /// Restitution and friction.
+    Full,
+    /// Restitution without friction: never adds energy at one point.
+    Frictionless,
+    /// Friction without restitution: the pair stops closing.
+    Inelastic,
+}
 
 /// A body's key with its linear (m/s) and angular (rad/s) velocity, as saved before a trial solve.
 pub(super) type SavedVelocity = (u32, Vec2, Real);
@@ -128,7 +146,13 @@ impl ContinuousPass<'_> {
             PendingKind::Deep => DEEP_IMPACT_TOLERANCE,
             PendingKind::Verified => -1.0, // the final check saw it overlap: always resolve
         };
-        if closing * (1.0 - t) * self.config.dt <= allowed {
+        // A bounce (restitution, closing past the threshold) is resolved at its time however
+        // little it would overlap by the end of the step: left to the next step it would bounce
+        // from where the pair had sunk in, late, and off the exact path.
+        let bounces = restitution > 0.0
+            && closing >= self.config.restitution_threshold
+            && self.impacts_in_row(a, b, t, closing) < MAX_BOUNCES_PER_PAIR;
+        if !bounces && closing * (1.0 - t) * self.config.dt <= allowed {
             // Met while separating, sliding, or too slowly to overlap past that depth by the end of
             // the step: no impulse. A time from an exhausted budget is only a safe time, not a
             // contact: carry on from there (bounded by the work bound, not the impact budget). A
@@ -149,7 +173,7 @@ impl ContinuousPass<'_> {
         let both_dynamic = self.movable(a) && self.movable(b);
         let impulse = if over_budget {
             0.0 // past the budget the bodies stop at the safe time and are not re-swept
-        } else if both_dynamic && self.impacts_of(a, b) >= MAX_IMPACTS_BEFORE_JOINING {
+        } else if both_dynamic && self.impacts_in_row(a, b, t, vn) >= MAX_IMPACTS_BEFORE_JOINING {
             self.impacts += 1;
             self.join(&hit)
         } else {
@@ -203,8 +227,8 @@ impl ContinuousPass<'_> {
     fn impulse_for(&mut self, pending: &PendingImpact, hit: &Hit, vn: Real) -> Real {
         self.impacts += 1;
         let (a, b) = (hit.a, hit.b);
-        // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs) and MAX_BOUNCES_PER_PAIR
-        // (group.rs).
+        // Counted against MAX_IMPACTS_PER_PAIR (see schedule.rs) and
+        // MAX_IMPACTS_BEFORE_JOINING.
         *self.buf.pair_impacts.entry(pair_key(a, b)).or_insert(0) += 1;
         // A pair pressing past DEEP_IMPACT_DEPTH leaves separating at the speed that would undo
         // its excess depth over one step (as the solver's soft contact does, and no faster than
@@ -221,21 +245,30 @@ impl ContinuousPass<'_> {
         if !(vn < 0.0 || hit.points.len() > 1 || pending.kind == PendingKind::Verified) {
             return 0.0;
         }
-        // A pair that already bounced `MAX_BOUNCES_PER_PAIR` times this step (squeezed between
-        // two bodies) is resolved inelastically, as the group settles it.
-        if self.impacts_of(a, b) > MAX_BOUNCES_PER_PAIR {
-            return self.apply_impact(hit, false, separate);
+        // A pair that already bounced `MAX_BOUNCES_PER_PAIR` times in a row at one place
+        // (squeezed between two bodies) is resolved inelastically, as the group settles it.
+        if self.record_impact(a, b, pending.t, vn) > MAX_BOUNCES_PER_PAIR {
+            return self.apply_impact(hit, Material::Inelastic, separate);
         }
         // Newton's restitution with Coulomb friction can add energy on eccentric hits (Kane's
-        // paradox): if it would, resolve the impact as inelastic instead.
+        // paradox). If it would (past round-off), the impact is resolved without friction: a
+        // frictionless Newton impulse at one point changes the energy by `½·j·vn·(1 − e) ≤ 0`, so
+        // the restitution is kept and nothing is stopped that the restitution says bounces. Only
+        // a manifold whose points' sequential impulses still add energy falls back to inelastic.
         let saved = [a, b].map(|i| self.saved_velocity(i));
-        let before = self.pair_energy(a, b);
-        let impulse = self.apply_impact(hit, true, separate);
-        if self.pair_energy(a, b) > before {
-            self.restore_velocities(&saved);
-            return self.apply_impact(hit, false, separate);
+        let before = self.pair_energy(hit);
+        let gains = |pass: &Self| pass.pair_energy(hit) > before * (1.0 + ENERGY_ROUNDING);
+        let impulse = self.apply_impact(hit, Material::Full, separate);
+        if !gains(self) {
+            return impulse;
         }
-        impulse
+        self.restore_velocities(&saved);
+        let impulse = self.apply_impact(hit, Material::Frictionless, separate);
+        if !gains(self) {
+            return impulse;
+        }
+        self.restore_velocities(&saved);
+        self.apply_impact(hit, Material::Inelastic, separate)
     }
 
     /// New segments from `t` for the dynamic bodies an impact moved (or holds past the budget),
@@ -316,12 +349,21 @@ impl ContinuousPass<'_> {
 
     /// Applies the impact impulse over every manifold point: a one-contact group solve (see
     /// `group.rs`; iterated, so a two-point contact such as a bar landing flat is resolved at both
-    /// ends) whose targets are the restitution bounce above the threshold (unless `elastic` is
-    /// false), and at least `separate` (m/s). Returns the total normal impulse (N·s).
-    fn apply_impact(&mut self, hit: &Hit, elastic: bool, separate: Real) -> Real {
+    /// ends) whose targets are the restitution bounce above the threshold (with the contact's
+    /// friction and restitution as `material` says), and at least `separate` (m/s). Returns the
+    /// total normal impulse (N·s).
+    fn apply_impact(&mut self, hit: &Hit, material: Material, separate: Real) -> Real {
         let (a, b) = (hit.a, hit.b);
-        let friction = hit.friction;
-        let restitution = if elastic { hit.restitution } else { 0.0 };
+        let friction = if material == Material::Frictionless {
+            0.0
+        } else {
+            hit.friction
+        };
+        let restitution = if material == Material::Inelastic {
+            0.0
+        } else {
+            hit.restitution
+        };
         let mut contact = GroupContact {
             a,
             b,
@@ -354,9 +396,28 @@ impl ContinuousPass<'_> {
             .sum()
     }
 
-    /// Kinetic energy of two bodies (J).
-    fn pair_energy(&self, a: u32, b: u32) -> Real {
-        self.bodies.at(a).kinetic_energy() + self.bodies.at(b).kinetic_energy()
+    /// Kinetic energy (J) of an impact's pair in the frame that an impulse between them cannot
+    /// feed: of both bodies when both move under the impulse (the energy in their centre of
+    /// mass's frame differs by a constant), else of the movable one relative to the motion of
+    /// the other (its velocity less the velocity field of the static or kinematic body, its spin
+    /// less that one's). In either frame an impulse `J` changes the energy by
+    /// `½·J·(v_rel before + v_rel after)` at the contact, so a frictionless bounce with
+    /// restitution at most 1 never adds to it, while a kinematic wall moving into a ball does
+    /// add to the plain kinetic energy, as it should.
+    fn pair_energy(&self, hit: &Hit) -> Real {
+        let (a, b) = (hit.a, hit.b);
+        let relative = |d: u32, cd: Vec2, f: u32, cf: Vec2| {
+            let (d, f) = (self.bodies.at(d), self.bodies.at(f));
+            let u = d.linear_velocity - (f.linear_velocity + f.angular_velocity * (cd - cf).perp());
+            let spin = d.angular_velocity - f.angular_velocity;
+            0.5 * (d.mass * u.length_squared() + d.inertia * spin * spin)
+        };
+        match (self.movable(a), self.movable(b)) {
+            (true, true) => self.bodies.at(a).kinetic_energy() + self.bodies.at(b).kinetic_energy(),
+            (true, false) => relative(a, hit.ca, b, hit.cb),
+            (false, true) => relative(b, hit.cb, a, hit.ca),
+            (false, false) => 0.0,
+        }
     }
 
     /// Body `i`'s key and velocities (m/s, rad/s), to put back with `restore_velocities`.

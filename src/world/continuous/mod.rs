@@ -433,6 +433,9 @@ pub(crate) struct PassBuffers {
     queue: BinaryHeap<Reverse<PendingImpact>>,
     /// Impulses applied per pair this step (see `schedule::MAX_IMPACTS_PER_PAIR`).
     pair_impacts: PairMap<u32>,
+    /// Per pair, its impacts in a row at one place and the step fraction of the last (see
+    /// `ContinuousPass::impacts_in_row`).
+    pair_rows: PairMap<(u32, Real)>,
     /// Bodies given a new segment since the final check last looked (its next round's watch list).
     restarted: Vec<u32>,
     /// Every body whose segment differs from the solver's motion (`Segment::changed`), in the
@@ -500,6 +503,7 @@ impl PassBuffers {
     fn reset(&mut self) {
         self.queue.clear();
         self.pair_impacts.clear();
+        self.pair_rows.clear();
         self.restarted.clear();
         self.changed.clear();
         self.clear.clear();
@@ -591,6 +595,10 @@ pub(crate) struct ContinuousPass<'w> {
     /// world, and its constraint with the kinematic body follows that body's turn only to first
     /// order.
     pressed: &'w [bool],
+    /// The dynamic bodies of this step's bounces (`PairContact::impact`), by key: the solver
+    /// left those contacts out, so the pass checks these bodies whatever their speed (two
+    /// bodies closing at 1.2 m/s bounce, though neither moves half the speculative distance).
+    bouncing: &'w [u32],
     /// The pass's containers (see `PassBuffers`).
     buf: PassBuffers,
     /// Where the containers come from and go back to.
@@ -601,6 +609,13 @@ impl<'w> ContinuousPass<'w> {
     /// The pass with the world's joints (their bodies are not swept against each other).
     pub fn with_joints(mut self, joints: &'w JointSet) -> Self {
         self.joints = Some(joints);
+        self
+    }
+
+    /// The pass with the dynamic bodies of this step's bounces (by key, sorted; see
+    /// `bouncing`).
+    pub fn with_bouncing(mut self, bouncing: &'w [u32]) -> Self {
+        self.bouncing = bouncing;
         self
     }
 
@@ -652,6 +667,7 @@ impl<'w> ContinuousPass<'w> {
             hooks: None,
             joints: None,
             pressed: &[],
+            bouncing: &[],
         }
     }
 
@@ -737,11 +753,13 @@ impl<'w> ContinuousPass<'w> {
             }
         }
         self.buf.first_list = first_list;
-        let (bodies, segments, dt) = (&*self.bodies, &self.buf.segments, self.config.dt);
+        let (bodies, segments, config) = (&*self.bodies, &self.buf.segments, self.config);
         let sweep = |&(a, b): &(u32, u32)| {
             let (ua, ub) = (a as usize, b as usize);
             let (ba, bb) = (bodies.at(a), bodies.at(b));
-            schedule::sweep_pair(ba, &segments[ua], bb, &segments[ub], 0.0, dt)
+            // (Nothing has bounced yet at the start of the step.)
+            let none = (0, Real::NEG_INFINITY);
+            schedule::sweep_pair(ba, &segments[ua], bb, &segments[ub], 0.0, config, none)
         };
         #[cfg(feature = "parallel")]
         let impacts: Vec<_> = if crate::dynamics::stages::thread_count() > 1 {
@@ -827,8 +845,10 @@ impl<'w> ContinuousPass<'w> {
                 fast.push(key);
             }
         }
-        // Bodies a kinematic body presses on are checked whatever their speed (see `pressed`).
+        // Bodies a kinematic body presses on, and the bodies of bounces (the pass's to resolve),
+        // are checked whatever their speed (see `pressed` and `bouncing`).
         fast.extend((0..self.pressed.len() as u32).filter(|&i| self.is_pressed(i)));
+        fast.extend_from_slice(self.bouncing);
         fast.sort_unstable();
         fast.dedup();
     }

@@ -8,6 +8,7 @@
 //! segment gets an impact now only if, left to the solver, it would overlap past the slop by the
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
+use super::group::MAX_BOUNCES_PER_PAIR;
 use super::verify::VERIFY_DEPTH;
 use super::{
     CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
@@ -26,6 +27,7 @@ use crate::query::{
 use crate::shape::Shape;
 use crate::world::contact_set::pair_key;
 use crate::world::proxy_type;
+use crate::world::WorldConfig;
 use std::cmp::Reverse;
 
 /// Impacts a pair with a static or kinematic body may have in one step. A dynamic body squeezed
@@ -178,6 +180,35 @@ impl ContinuousPass<'_> {
             .get(&pair_key(a, b))
             .copied()
             .unwrap_or(0)
+    }
+
+    /// How many impacts in a row the pair has had *at one place* before an impact at step
+    /// fraction `t` closing at `speed` (m/s): impacts count in a row while the pair covers less
+    /// than `LINEAR_SLOP` at that speed between them (a body squeezed between two others bounces
+    /// between them again and again at one instant; a bar grinding along another meets it again
+    /// and again); a pair that travelled on since its last impact (a ball between two walls, any
+    /// number of times a step) starts a new row. Read by `group::MAX_BOUNCES_PER_PAIR` and
+    /// `impact::MAX_IMPACTS_BEFORE_JOINING`.
+    pub(super) fn impacts_in_row(&self, a: u32, b: u32, t: Real, speed: Real) -> u32 {
+        in_row(self.row_of(a, b), t, speed, self.config.dt)
+    }
+
+    /// The pair's last row of impacts: how many, and the step fraction of the last (0 and −∞
+    /// when it has had none this step).
+    pub(super) fn row_of(&self, a: u32, b: u32) -> (u32, Real) {
+        self.buf
+            .pair_rows
+            .get(&pair_key(a, b))
+            .copied()
+            .unwrap_or((0, Real::NEG_INFINITY))
+    }
+
+    /// Records an impact of the pair at step fraction `t` closing at `speed` (m/s); returns the
+    /// impacts in a row at that place, this one included (see `impacts_in_row`).
+    pub(super) fn record_impact(&mut self, a: u32, b: u32, t: Real, speed: Real) -> u32 {
+        let count = self.impacts_in_row(a, b, t, speed) + 1;
+        self.buf.pair_rows.insert(pair_key(a, b), (count, t));
+        count
     }
 
     /// Whether bodies `a` and `b`, farther apart than `margin` at the start of the step, cannot
@@ -412,7 +443,8 @@ impl ContinuousPass<'_> {
             &self.buf.segments[b as usize],
         );
         self.swept.set(self.swept.get() + 1);
-        let swept = sweep_pair(ba, sa, bb, sb, t, self.config.dt);
+        let row = self.row_of(a, b);
+        let swept = sweep_pair(ba, sa, bb, sb, t, self.config, row);
         self.take_sweep(a, b, t, swept);
     }
 
@@ -464,6 +496,19 @@ impl ContinuousPass<'_> {
     }
 }
 
+/// The impacts in a row at one place of a pair whose last row is `row` (count, step fraction of
+/// the last) before an impact at step fraction `t` closing at `speed` (m/s), in a step of `dt`
+/// seconds: the row goes on while the pair covers less than `LINEAR_SLOP` at that speed between
+/// the two (see `ContinuousPass::impacts_in_row`).
+pub(super) fn in_row(row: (u32, Real), t: Real, speed: Real, dt: Real) -> u32 {
+    let (count, last) = row;
+    if (t - last) * dt * speed.abs() < LINEAR_SLOP {
+        count
+    } else {
+        0
+    }
+}
+
 /// What sweeping a pair over the rest of its segments found.
 pub(super) enum Sweep {
     /// An impact to queue: the step fraction it happens at, the time of impact, its kind.
@@ -497,8 +542,10 @@ pub(super) fn sweep_pair(
     bb: &Body,
     sb: &Segment,
     t: Real,
-    dt: Real,
+    config: &WorldConfig,
+    row: (u32, Real),
 ) -> Sweep {
+    let dt = config.dt;
     let (shape_a, shape_b) = (&ba.com_shape, &bb.com_shape);
     let accept = |i: usize, j: usize| ba.pieces_collide(i, bb, j);
     let pieces = (ba.pair_filter(bb) == PairFilter::Pieces)
@@ -524,8 +571,15 @@ pub(super) fn sweep_pair(
     // Touching now: an impact is needed now only if, left to the solver, the pair would overlap
     // by more than the slop before the step ends ...
     let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
+    // ... or if it bounces (restitution, closing past the threshold), which is resolved now, at
+    // its exact time, however little it would overlap (a ball that ends a step exactly touching
+    // a wall bounces at the start of the next, losing no time) ...
     let rel = sb.velocity_at(cb, toi.point, dt) - sa.velocity_at(ca, toi.point, dt);
-    if -rel.dot(toi.normal) * (1.0 - t) * dt > LINEAR_SLOP {
+    let closing = -rel.dot(toi.normal);
+    let bounces = in_row(row, t, closing, dt) < MAX_BOUNCES_PER_PAIR
+        && closing >= config.restitution_threshold
+        && config.piece_material(ba, toi.piece_a, bb, toi.piece_b).1 > 0.0;
+    if bounces || closing * (1.0 - t) * dt > LINEAR_SLOP {
         return Sweep::Impact(t, toi, PendingKind::Contact);
     }
     // ... but touching now hides what comes later in the step (a spinning body pivoting about the
