@@ -30,6 +30,16 @@ pub trait Engine {
     fn bodies(&mut self) -> Vec<([f64; 2], [f64; 2])>;
     /// Every body's origin (m) and angle (rad), in the scene's order.
     fn poses(&mut self) -> Vec<[f64; 3]>;
+    /// Body `index`'s angular velocity (rad/s).
+    fn angular_velocity(&mut self, index: usize) -> f64;
+    /// Drives kinematic body `index` at linear velocity `v` (m/s) and angular velocity `w`
+    /// (rad/s) from now on.
+    fn drive(&mut self, index: usize, v: [f64; 2], w: f64);
+    /// sweep2d's own counters since the engine was built: (continuous pass ms, impacts, holds);
+    /// `None` for the peers.
+    fn pass_counters(&self) -> Option<(f64, usize, usize)> {
+        None
+    }
 }
 
 /// Folds one dynamic body into a [`State`].
@@ -56,6 +66,10 @@ pub struct Sweep2d {
     /// Where the steps run: the calling thread (rayon's global pool of one thread), or a pool of
     /// several threads (sweep2d's `parallel` feature).
     pool: Option<rayon::ThreadPool>,
+    /// The bodies in the scene's order (a world built from a spec).
+    ids: Vec<sweep2d::BodyId>,
+    /// Continuous-pass milliseconds, impacts and holds summed over the steps run.
+    counters: (f64, usize, usize),
 }
 
 impl Sweep2d {
@@ -64,11 +78,137 @@ impl Sweep2d {
         let mut config = *world.config();
         config.sleep = peers_sleep();
         world.set_config(config).expect("a valid config");
+        let ids = world.bodies().map(|(id, _)| id).collect();
         Self {
             world,
             tracked: scene.tracked.clone(),
             pool: None,
+            ids,
+            counters: (0.0, 0, 0),
         }
+    }
+
+    /// A world built from a neutral description (the Box2D suite's scenes): one body per body
+    /// spec, its parts as shapes in the body frame, revolute joints with their motors. A body
+    /// without parts (a ground that only anchors a joint) gets a small disc that collides with
+    /// nothing. Bodies are created awake: sweep2d cannot create a body asleep yet.
+    pub fn from_spec(spec: &SceneSpec) -> Self {
+        use sweep2d::{BodyDef, Filter, Shape, ShapeDef, Transform, Vec2, WorldConfig};
+        let v = |p: &[f64; 2]| Vec2::new(p[0], p[1]);
+        let shape = |part: &Part| -> Shape {
+            match part {
+                Part::Circle { center, radius } => {
+                    assert!(
+                        center[0] == 0.0 && center[1] == 0.0,
+                        "the suite's discs are centred on their bodies"
+                    );
+                    Shape::circle(*radius)
+                }
+                Part::Capsule { a, b, radius } => Shape::capsule(v(a), v(b), *radius),
+                Part::Polygon { points, radius } => {
+                    let pts: Vec<Vec2> = points.iter().map(v).collect();
+                    if *radius > 0.0 {
+                        Shape::rounded_polygon(&pts, *radius)
+                    } else {
+                        Shape::polygon(&pts)
+                    }
+                }
+                Part::Segment { a, b } => Shape::segment(v(a), v(b)),
+                Part::Chain { points, closed } => {
+                    let pts: Vec<Vec2> = points.iter().map(v).collect();
+                    Shape::chain(&pts, *closed)
+                }
+            }
+            .expect("the suite's shapes are valid")
+        };
+        let mut world = sweep2d::World::new(WorldConfig {
+            gravity: v(&spec.gravity),
+            dt: spec.dt,
+            substeps: spec.substeps,
+            sleep: peers_sleep(),
+            ..WorldConfig::default()
+        });
+        let mut ids = Vec::with_capacity(spec.bodies.len());
+        let mut tracked = Vec::new();
+        for b in &spec.bodies {
+            let filter = b.filter.map_or(Filter::DEFAULT, |f| Filter {
+                category: f.category,
+                mask: f.mask,
+                group: 0,
+            });
+            let (first, filter) = match b.parts.first() {
+                Some(p) => (shape(p), filter),
+                None => (
+                    Shape::circle(0.01).expect("a radius"),
+                    Filter {
+                        category: 0,
+                        mask: 0,
+                        group: 0,
+                    },
+                ),
+            };
+            let id = world
+                .add_body(BodyDef {
+                    kind: match b.kind {
+                        Kind::Static => sweep2d::BodyKind::Static,
+                        Kind::Kinematic => sweep2d::BodyKind::Kinematic,
+                        Kind::Dynamic => sweep2d::BodyKind::Dynamic,
+                    },
+                    shape: first,
+                    transform: Transform::new(v(&b.position), b.angle),
+                    linear_velocity: v(&b.velocity),
+                    angular_velocity: b.angular_velocity,
+                    density: b.density,
+                    friction: b.friction,
+                    restitution: b.restitution,
+                    filter,
+                    ..Default::default()
+                })
+                .expect("a valid body");
+            for part in b.parts.iter().skip(1) {
+                world
+                    .add_shape(
+                        id,
+                        ShapeDef {
+                            shape: shape(part),
+                            density: b.density,
+                            friction: b.friction,
+                            restitution: b.restitution,
+                            filter,
+                            ..Default::default()
+                        },
+                    )
+                    .expect("a valid shape");
+            }
+            if b.tracked {
+                tracked.push(id);
+            }
+            ids.push(id);
+        }
+        for j in &spec.joints {
+            let mut def = sweep2d::RevoluteJointDef::new(ids[j.a], ids[j.b], v(&j.anchor));
+            if let Some((speed, torque)) = j.motor {
+                def.enable_motor = true;
+                def.motor_speed = speed;
+                def.max_motor_torque = torque.min(sweep2d::constants::MAX_FORCE);
+            }
+            world.add_joint(def).expect("a valid joint");
+        }
+        Self {
+            world,
+            tracked,
+            pool: None,
+            ids,
+            counters: (0.0, 0, 0),
+        }
+    }
+
+    /// Every body's mass (kg), in the scene's order.
+    pub fn masses(&self) -> Vec<f64> {
+        self.ids
+            .iter()
+            .map(|&id| self.world.body(id).map_or(0.0, |b| b.mass()))
+            .collect()
     }
 
     /// The scene stepped on a rayon pool of `threads` threads.
@@ -104,6 +244,26 @@ impl Engine for Sweep2d {
             Some(pool) => pool.install(|| self.world.step()),
             None => self.world.step(),
         }
+        let events = self.world.events();
+        self.counters.0 += self.world.profile().continuous;
+        self.counters.1 += events.impacts.len();
+        self.counters.2 += events.held.len();
+    }
+
+    fn angular_velocity(&mut self, index: usize) -> f64 {
+        self.world
+            .body(self.ids[index])
+            .map_or(0.0, |b| b.angular_velocity())
+    }
+
+    fn drive(&mut self, index: usize, v: [f64; 2], w: f64) {
+        self.world
+            .set_velocity(self.ids[index], sweep2d::Vec2::new(v[0], v[1]), w)
+            .expect("a valid velocity");
+    }
+
+    fn pass_counters(&self) -> Option<(f64, usize, usize)> {
+        Some(self.counters)
     }
 
     fn state(&mut self) -> State {
@@ -169,6 +329,7 @@ impl Rapier {
             };
             let body = builder
                 .can_sleep(peers_sleep())
+                .sleeping(b.asleep && peers_sleep())
                 .translation(Vector::new(b.position[0], b.position[1]))
                 .rotation(b.angle)
                 .linvel(Vector::new(b.velocity[0], b.velocity[1]))
@@ -180,24 +341,38 @@ impl Rapier {
                 tracked = Some(handle);
             }
             for part in &b.parts {
-                let collider = rapier_collider(part)
+                let mut collider = rapier_collider(part)
                     .density(b.density)
                     .friction(b.friction)
                     .restitution(b.restitution);
+                if let Some(f) = b.filter {
+                    // Rapier's groups are 32 bits: the suite's categories fit.
+                    let bits = |x: u64| Group::from_bits_truncate(x as u32);
+                    collider = collider.collision_groups(InteractionGroups::new(
+                        bits(f.category),
+                        bits(f.mask),
+                        InteractionTestMode::And,
+                    ));
+                }
                 world.insert_collider(collider, Some(handle));
             }
         }
-        // Pins: the anchor in each body's frame (Rapier's local frames are the body frames).
-        for &(a, b, p) in &spec.pins {
+        // Joints: the anchor in each body's frame (Rapier's local frames are the body frames).
+        for j in &spec.joints {
+            let (a, b, p) = (j.a, j.b, j.anchor);
             let local = |k: usize| {
                 let body = &spec.bodies[k];
                 let (s, c) = body.angle.sin_cos();
                 let d = [p[0] - body.position[0], p[1] - body.position[1]];
                 Vector::new(c * d[0] + s * d[1], -s * d[0] + c * d[1])
             };
-            let joint = RevoluteJointBuilder::new()
+            let mut joint = RevoluteJointBuilder::new()
                 .local_anchor1(local(a))
                 .local_anchor2(local(b));
+            if let Some((speed, torque)) = j.motor {
+                // A velocity motor at full strength, capped at the torque.
+                joint = joint.motor_velocity(speed, 1.0).motor_max_force(torque);
+            }
             world.insert_impulse_joint(handles[a], handles[b], joint);
         }
         Self {
@@ -232,6 +407,13 @@ fn rapier_collider(part: &Part) -> rapier2d_f64::geometry::ColliderBuilder {
             };
             built.expect("sweep2d's polygons are convex and non-degenerate")
         }
+        Part::Segment { a, b } => ColliderBuilder::segment(v(a), v(b)),
+        Part::Chain { points, closed } => {
+            let n = points.len() as u32;
+            let ends = if *closed { n } else { n - 1 };
+            let indices = (0..ends).map(|i| [i, (i + 1) % n]).collect();
+            ColliderBuilder::polyline(points.iter().map(v).collect(), Some(indices))
+        }
     }
 }
 
@@ -259,6 +441,17 @@ fn axis_aligned_box(points: &[[f64; 2]]) -> Option<([f64; 2], [f64; 2])> {
 impl Engine for Rapier {
     fn step(&mut self) {
         self.world.step();
+    }
+
+    fn angular_velocity(&mut self, index: usize) -> f64 {
+        self.world.bodies[self.handles[index]].angvel()
+    }
+
+    fn drive(&mut self, index: usize, v: [f64; 2], w: f64) {
+        use rapier2d_f64::prelude::Vector;
+        let body = &mut self.world.bodies[self.handles[index]];
+        body.set_linvel(Vector::new(v[0], v[1]), true);
+        body.set_angvel(w, true);
     }
 
     fn state(&mut self) -> State {
@@ -354,6 +547,7 @@ impl Box2d {
                 .linear_velocity(boxdd::Vec2::new(b.velocity[0] as f32, b.velocity[1] as f32))
                 .angular_velocity(b.angular_velocity as f32)
                 .bullet(b.kind == Kind::Dynamic && bullet(b))
+                .awake(!(b.asleep && peers_sleep()))
                 .build()
                 .expect("a valid Box2D body definition");
             let id = world.create_body(def).expect("Box2D creates a body");
@@ -361,11 +555,17 @@ impl Box2d {
                 .with_friction(b.friction as f32)
                 .and_then(|m| m.with_restitution(b.restitution as f32))
                 .expect("valid Box2D material");
-            let shape_def = boxdd::ShapeDef::builder()
+            let mut shape_def = boxdd::ShapeDef::builder()
                 .density(b.density as f32)
-                .material(material)
-                .build()
-                .expect("a valid Box2D shape definition");
+                .material(material);
+            if let Some(f) = b.filter {
+                shape_def = shape_def.filter(boxdd::Filter {
+                    category_bits: f.category,
+                    mask_bits: f.mask,
+                    group_index: 0,
+                });
+            }
+            let shape_def = shape_def.build().expect("a valid Box2D shape definition");
             let mut body = world.body(id).expect("the body just created");
             for part in &b.parts {
                 let v = |p: &[f64; 2]| boxdd::Vec2::new(p[0] as f32, p[1] as f32);
@@ -373,10 +573,12 @@ impl Box2d {
                     Part::Circle { center, radius } => {
                         boxdd::shapes::circle(v(center), *radius as f32)
                             .and_then(|c| body.create_circle(&shape_def, &c))
+                            .map(drop)
                     }
                     Part::Capsule { a, b, radius } => {
                         boxdd::shapes::capsule(v(a), v(b), *radius as f32)
                             .and_then(|c| body.create_capsule(&shape_def, &c))
+                            .map(drop)
                     }
                     // Box2D's own box (`b2MakeOffsetBox`) for rectangles: its hull routine welds
                     // the corners of a thin wall (1 cm) as a user of `b2MakeBox` never sees.
@@ -389,24 +591,45 @@ impl Box2d {
                                 boxdd::shapes::offset_box_polygon(h[0] as f32, h[1] as f32, x)
                             })
                             .and_then(|p| body.create_polygon(&shape_def, &p))
+                            .map(drop)
                     }
                     Part::Polygon { points, radius } => {
                         boxdd::shapes::polygon_from_points(points.iter().map(v), *radius as f32)
                             .and_then(|p| body.create_polygon(&shape_def, &p))
+                            .map(drop)
+                    }
+                    Part::Segment { a, b } => boxdd::shapes::segment(v(a), v(b))
+                        .and_then(|s| body.create_segment(&shape_def, &s))
+                        .map(drop),
+                    Part::Chain { points, closed } => {
+                        let mut chain = boxdd::shapes::chain::ChainDef::builder()
+                            .points(points.iter().map(v))
+                            .is_loop(*closed)
+                            .single_material(&material);
+                        if let Some(f) = b.filter {
+                            chain = chain.filter(boxdd::Filter {
+                                category_bits: f.category,
+                                mask_bits: f.mask,
+                                group_index: 0,
+                            });
+                        }
+                        let def = chain.build().expect("a valid Box2D chain");
+                        body.create_chain(&def).map(drop)
                     }
                 };
                 made.expect("Box2D accepts sweep2d's convex parts");
             }
             bodies.push((id, b.tracked));
         }
-        for &(a, b, p) in &spec.pins {
-            world
-                .create_revolute_joint_world(
-                    bodies[a].0,
-                    bodies[b].0,
-                    Position::new(p[0] as WorldScalar, p[1] as WorldScalar),
-                )
-                .expect("Box2D creates a revolute joint");
+        for j in &spec.joints {
+            let anchor = Position::new(j.anchor[0] as WorldScalar, j.anchor[1] as WorldScalar);
+            let mut joint = world
+                .revolute(bodies[j.a].0, bodies[j.b].0)
+                .anchor_world(anchor);
+            if let Some((speed, torque)) = j.motor {
+                joint = joint.motor(torque.min(f64::from(f32::MAX)) as f32, speed as f32);
+            }
+            joint.build().expect("Box2D creates a revolute joint");
         }
         Self {
             world,
@@ -418,6 +641,19 @@ impl Box2d {
 }
 
 impl Engine for Box2d {
+    fn angular_velocity(&mut self, index: usize) -> f64 {
+        let body = self.world.body(self.bodies[index].0).expect("a live body");
+        f64::from(body.angular_velocity().expect("angular velocity"))
+    }
+
+    fn drive(&mut self, index: usize, v: [f64; 2], w: f64) {
+        let mut body = self.world.body(self.bodies[index].0).expect("a live body");
+        body.set_linear_velocity(boxdd::Vec2::new(v[0] as f32, v[1] as f32))
+            .expect("a velocity");
+        body.set_angular_velocity(w as f32)
+            .expect("an angular velocity");
+    }
+
     fn step(&mut self) {
         // The step's events are not needed: drop them at once.
         let _events = self

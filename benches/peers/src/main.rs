@@ -1,9 +1,12 @@
 //! The peer benchmark: sweep2d, Rapier (`rapier2d-f64`) and Box2D v3 (`boxdd`) on the same scenes.
 //!
 //! ```text
-//! cargo run --release -p peers -- [queries|worlds|ccd|blade|all] [--rounds N] [--only NAME]
-//!                                  [--sleep] [--threads N] [--runs N]
+//! cargo run --release -p peers -- [queries|worlds|ccd|blade|suite|all] [--rounds N]
+//!                                  [--only NAME] [--sleep] [--threads N] [--runs N] [--steps N]
 //! ```
+//!
+//! `suite` runs Box2D v3's own benchmark scenes (`suite.rs`) in the three engines, with Box2D's
+//! step counts (`--steps N` shortens them for a quick look, `--only NAME` picks one scene).
 //!
 //! `queries` races sweep2d's contact and time-of-impact queries against parry's (`queries.rs`);
 //! `worlds` runs whole scenes in the three engines (below); `ccd` counts tunnels and time loss of
@@ -38,6 +41,7 @@ mod common;
 mod engines;
 mod queries;
 mod spec;
+mod suite;
 
 use engines::{Box2d, Engine, Rapier, State, Sweep2d};
 use spec::SceneSpec;
@@ -341,15 +345,18 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers queries|worlds|ccd|blade|all [--rounds N] [--only NAME] [--sleep]\n\
-         \x20            [--threads N] [--runs N]\n\
+        "usage: peers queries|worlds|ccd|blade|suite|all [--rounds N] [--only NAME] [--sleep]\n\
+         \x20            [--threads N] [--runs N] [--steps N]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
          ccd      bullets at a thin wall, head-on bullets, a 500 m/s ball: tunnels and time loss\n\
          blade    the spinning-blade scene from --runs N nearby starts (default 10): how deep bodies\n\
                   end a step inside the blade and inside each other, in the three engines\n\
-         all      all four\n\
+         suite    Box2D v3's benchmark scenes (compounds, joint_grid, junkyard, large_pyramid,\n\
+                  many_pyramids, smash, spinner, tumbler, washer) in the three engines, Box2D's\n\
+                  step counts (--steps N shortens them)\n\
+         all      all five\n\
          --rounds interleaved rounds per scene (default 3)\n\
          --sleep  let every engine put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
@@ -374,6 +381,7 @@ fn main() {
     let mut only = None;
     let mut threads = 1;
     let mut runs = 10;
+    let mut steps = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -382,7 +390,8 @@ fn main() {
             "--sleep" => engines::set_peers_sleep(true),
             "--threads" => threads = positive(it.next()),
             "--runs" => runs = positive(it.next()),
-            "worlds" | "queries" | "ccd" | "blade" | "all" => mode = Some(a.clone()),
+            "--steps" => steps = Some(positive(it.next())),
+            "worlds" | "queries" | "ccd" | "blade" | "suite" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
     }
@@ -390,7 +399,12 @@ fn main() {
         usage();
     }
     if let Some(o) = &only {
-        if !world_scenes().iter().any(|s| s.name == o) {
+        let known = if mode.as_deref() == Some("suite") {
+            suite::names().contains(&o.as_str())
+        } else {
+            world_scenes().iter().any(|s| s.name == o)
+        };
+        if !known {
             usage();
         }
     }
@@ -435,5 +449,9 @@ fn main() {
     }
     if mode == "blade" || mode == "all" {
         blade::run(runs);
+    }
+    if mode == "suite" || mode == "all" {
+        let only = only.as_deref().filter(|_| mode == "suite");
+        suite::run(if mode == "suite" { rounds } else { 1 }, only, steps);
     }
 }

@@ -29,6 +29,34 @@ pub enum Part {
         points: Vec<[f64; 2]>,
         radius: f64,
     },
+    /// A two-sided segment.
+    Segment {
+        a: [f64; 2],
+        b: [f64; 2],
+    },
+    /// A chain of segments through `points` (counter-clockwise for a loop whose inside is
+    /// solid: the bodies it holds are *inside* a clockwise loop, as Box2D's spinner ring).
+    Chain {
+        points: Vec<[f64; 2]>,
+        closed: bool,
+    },
+}
+
+/// A collision filter: the categories a body's shapes belong to and those they collide with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilterSpec {
+    pub category: u64,
+    pub mask: u64,
+}
+
+/// A revolute joint: body indices, the pin in the world (metres), and an optional motor (target
+/// speed of B relative to A in rad/s, largest torque in N·m).
+#[derive(Clone, Copy, Debug)]
+pub struct JointSpec {
+    pub a: usize,
+    pub b: usize,
+    pub anchor: [f64; 2],
+    pub motor: Option<(f64, f64)>,
 }
 
 /// A body: pose of its frame (metres, radians), velocity (m/s, rad/s), material, parts.
@@ -45,6 +73,31 @@ pub struct BodySpec {
     pub parts: Vec<Part>,
     /// Followed for the quality line (the pyramid's top box).
     pub tracked: bool,
+    /// The body's shapes' filter (`None`: collide with everything).
+    pub filter: Option<FilterSpec>,
+    /// Created asleep (Box2D's `isAwake = false`), where the engine can.
+    pub asleep: bool,
+}
+
+impl BodySpec {
+    /// A body of `kind` at `position` (no turn, at rest) made of `parts`, density 1, friction 0.6,
+    /// no restitution (Box2D's default shape definition).
+    pub fn new(kind: Kind, position: [f64; 2], parts: Vec<Part>) -> Self {
+        Self {
+            kind,
+            position,
+            angle: 0.0,
+            velocity: [0.0, 0.0],
+            angular_velocity: 0.0,
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            parts,
+            tracked: false,
+            filter: None,
+            asleep: false,
+        }
+    }
 }
 
 /// A scene: world settings (gravity m/s², step s, substeps) and bodies.
@@ -54,8 +107,8 @@ pub struct SceneSpec {
     pub dt: f64,
     pub substeps: u32,
     pub bodies: Vec<BodySpec>,
-    /// Revolute pins: body indices and the pin in the world (the scenes' only joint kind).
-    pub pins: Vec<(usize, usize, [f64; 2])>,
+    /// Revolute joints (the scenes' only joint kind).
+    pub joints: Vec<JointSpec>,
 }
 
 fn point(t: &Transform, p: Vec2) -> [f64; 2] {
@@ -116,19 +169,26 @@ impl SceneSpec {
                     restitution: b.restitution(),
                     parts: out,
                     tracked: tracked.contains(&id),
+                    filter: None,
+                    asleep: false,
                 }
             })
             .collect();
         let index: Vec<sweep2d::BodyId> = world.bodies().map(|(id, _)| id).collect();
         let at = |id: sweep2d::BodyId| index.iter().position(|&b| b == id).expect("a body");
-        let pins = world
+        let joints = world
             .joint_ids()
             .into_iter()
             .filter(|&j| world.joint_kind(j) == Some("revolute"))
             .filter_map(|j| {
                 let (a, b) = world.joint_bodies(j)?;
                 let (p, _) = world.joint_anchors(j)?;
-                Some((at(a?), at(b), [p.x, p.y]))
+                Some(JointSpec {
+                    a: at(a?),
+                    b: at(b),
+                    anchor: [p.x, p.y],
+                    motor: None,
+                })
             })
             .collect();
         Self {
@@ -136,7 +196,7 @@ impl SceneSpec {
             dt: config.dt,
             substeps: config.substeps,
             bodies,
-            pins,
+            joints,
         }
     }
 }
