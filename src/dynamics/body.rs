@@ -1030,19 +1030,26 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
 /// mass and, for a compound, its pieces' centres, with that radius (metres). The centre of mass of
 /// a concave body can lie outside it (an L's lies in its notch); a piece's centre never does.
 fn deepest_anchor(shape: &Shape) -> (Vec2, Real) {
-    let mut best = (Vec2::ZERO, shape.inner_radius(Vec2::ZERO));
-    if let Shape::Compound(c) = shape {
-        for piece in c.pieces() {
-            let centre = piece.transform.transform_point(
+    let Shape::Compound(c) = shape else {
+        return (Vec2::ZERO, shape.inner_radius(Vec2::ZERO));
+    };
+    // The centre of mass, then each piece's centre; the compound's outline is found once for
+    // all of them (`Compound::inner_radii`).
+    let candidates: Vec<Vec2> = std::iter::once(Vec2::ZERO)
+        .chain(c.pieces().iter().map(|piece| {
+            piece.transform.transform_point(
                 piece
                     .shape
                     .mass_properties(1.0)
                     .map_or(Vec2::ZERO, |m| m.center),
-            );
-            let depth = shape.inner_radius(centre);
-            if depth > best.1 {
-                best = (centre, depth);
-            }
+            )
+        }))
+        .collect();
+    let depths = c.inner_radii(&candidates);
+    let mut best = (candidates[0], depths[0]);
+    for (&centre, &depth) in candidates.iter().zip(&depths).skip(1) {
+        if depth > best.1 {
+            best = (centre, depth);
         }
     }
     best

@@ -48,7 +48,7 @@ pub use toi::{time_of_impact, time_of_impact_with, Toi, ToiError, ToiOptions, To
 
 use crate::constants::{MANIFOLD_TOLERANCE, REFERENCE_FACE_BIAS};
 use crate::math::Vec2;
-use crate::math::{Real, Transform};
+use crate::math::{Aabb, Real, Transform};
 use crate::shape::{Core, Shape};
 use contact::LocalManifold;
 use manifold::{collide_cores, with_moved};
@@ -169,13 +169,79 @@ pub(crate) fn for_each_piece_pair(
         f(a, xa, b, xb, 0, 0);
         return;
     }
-    visit_pieces(a, xa, &mut |sa, xsa, ia| {
-        let box_a = sa.aabb(xsa).grown(margin);
-        visit_pieces(b, xb, &mut |sb, xsb, ib| {
-            if box_a.overlaps(&sb.aabb(xsb)) {
-                f(sa, xsa, sb, xsb, ia, ib);
-            }
+    // The pieces of A that can meet B at all, and for each the pieces of B near it: through the
+    // compounds' piece indices where they have them (`shape/piece_index.rs`), which return a
+    // superset of what the box test below passes, in increasing order, so the calls are exactly
+    // those of a pass over every pair, in the same order.
+    let near_b = b.aabb(xb).grown(margin);
+    with_indices(|outer, inner| {
+        pieces_meeting(a, xa, &near_b, outer, &mut |sa, xsa, ia| {
+            let box_a = sa.aabb(xsa).grown(margin);
+            pieces_meeting(b, xb, &box_a, inner, &mut |sb, xsb, ib| {
+                if box_a.overlaps(&sb.aabb(xsb)) {
+                    f(sa, xsa, sb, xsb, ia, ib);
+                }
+            });
         });
+    });
+}
+
+/// Calls `f` with each convex piece of `s` placed at `x` that may have a world box meeting `near`
+/// (every piece, unless `s` is a compound with a piece index), in increasing order. `scratch`
+/// holds the candidates meanwhile.
+fn pieces_meeting(
+    s: &Shape,
+    x: &Transform,
+    near: &Aabb,
+    scratch: &mut Vec<u32>,
+    f: &mut dyn FnMut(&Shape, &Transform, usize),
+) {
+    match s {
+        Shape::Compound(c) if c.index.is_built() => {
+            scratch.clear();
+            c.index.query(&local_box(near, x), scratch);
+            for &i in scratch.iter() {
+                let p = &c.pieces()[i as usize];
+                f(&p.shape, &(*x * p.transform), i as usize);
+            }
+        }
+        _ => visit_pieces(s, x, f),
+    }
+}
+
+/// The box, in the frame placed at `x`, of a world box `b`'s corners (a box holding `b` seen
+/// from that frame), grown by a nanometre against rounding.
+fn local_box(b: &Aabb, x: &Transform) -> Aabb {
+    let corners = [
+        b.min,
+        Vec2::new(b.max.x, b.min.y),
+        b.max,
+        Vec2::new(b.min.x, b.max.y),
+    ]
+    .map(|c| x.inv_transform_point(c));
+    Aabb::from_points(&corners)
+        .expect("four corners")
+        .grown(LOCAL_BOX_ROUNDING)
+}
+
+/// Growth (metres) of a box turned into a compound's frame before its piece index is asked.
+const LOCAL_BOX_ROUNDING: Real = 1e-9;
+
+thread_local! {
+    /// Candidate lists for `for_each_piece_pair`, kept per thread so that a step allocates none.
+    static PIECE_SCRATCH: std::cell::RefCell<(Vec<u32>, Vec<u32>)> =
+        const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` with this thread's two candidate lists (fresh ones if a caller up the stack holds
+/// them).
+fn with_indices(f: impl FnOnce(&mut Vec<u32>, &mut Vec<u32>)) {
+    PIECE_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut lists) => {
+            let (outer, inner) = &mut *lists;
+            f(outer, inner);
+        }
+        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
     });
 }
 
@@ -290,6 +356,19 @@ pub(crate) fn separation_bound(
 pub(crate) fn gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Real {
     if a.is_convex() && b.is_convex() {
         return convex_gap_lower_bound(a, xa, b, xb);
+    }
+    // A compound with a piece index against a convex shape: its subtrees farther from the shape
+    // (box against box, in the compound's frame) than the least gap found so far cannot lower it.
+    let indexed = |s: &Shape| matches!(s, Shape::Compound(c) if c.index.is_built());
+    if indexed(b) && a.is_convex() {
+        return gap_lower_bound(b, xb, a, xa);
+    }
+    if let (Shape::Compound(c), true) = (a, b.is_convex() && indexed(a)) {
+        let near = local_box(&b.aabb(xb), xa);
+        return c.index.least(&near, &mut |i| {
+            let p = &c.pieces()[i];
+            convex_gap_lower_bound(&p.shape, &(*xa * p.transform), b, xb)
+        });
     }
     let mut gap = Real::INFINITY;
     visit_pieces(a, xa, &mut |sa, xsa, _| {

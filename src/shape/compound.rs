@@ -6,6 +6,7 @@
 use super::decompose::decompose_simple_polygon;
 use super::error::{check_positive, ShapeError};
 use super::mass::MassProperties;
+use super::piece_index::PieceIndex;
 use super::polygon::ConvexPolygon;
 use super::Shape;
 use crate::math::Vec2;
@@ -42,6 +43,20 @@ pub(crate) struct ChainLink {
     pub next: Option<Vec2>,
 }
 
+/// A box (compound frame) that holds the piece and stays a valid filter whatever the compound's
+/// turn: the square of half side `√2·|h|` about the centre of the piece's box (half extents
+/// `h`). If the piece's world box at any pose meets a world box `q`, its box centre lies within
+/// `|h|` (per axis) of `q`, so within `√2·|h|` of `q` turned into the compound's frame: the
+/// square then meets the compound-frame box around `q`'s turned corners. Asking the index with
+/// that box finds a superset of the pieces whose world boxes meet `q`, which the caller then
+/// tests exactly as a pass over every piece would.
+fn turn_proof_box(p: &CompoundPiece) -> Aabb {
+    let b = p.shape.aabb(&p.transform);
+    let r = std::f64::consts::SQRT_2 * (0.5 * (b.max - b.min)).length();
+    let c = b.center();
+    Aabb::new(c - Vec2::splat(r), c + Vec2::splat(r))
+}
+
 /// A rigid union of convex pieces, in one local frame (metres).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(
@@ -52,6 +67,9 @@ pub(crate) struct ChainLink {
 pub struct Compound {
     pub(crate) pieces: Vec<CompoundPiece>,
     pub(crate) local_aabb: Aabb,
+    /// The pieces' boxes in a bounding-volume hierarchy (empty for a few pieces): what is near a
+    /// box, without a pass over every piece (`piece_index.rs`).
+    pub(crate) index: PieceIndex,
 }
 
 impl Compound {
@@ -104,7 +122,18 @@ impl Compound {
             .map(|p| p.shape.aabb(&p.transform))
             .reduce(|a, b| a.union(&b))
             .ok_or(ShapeError::EmptyCompound)?;
-        Ok(Self { pieces, local_aabb })
+        Ok(Self::assemble(pieces, local_aabb))
+    }
+
+    /// The compound of `pieces` (not empty) whose box in its own frame is `local_aabb`, with its
+    /// piece index built over each piece's *turn-proof box* (`turn_proof_box`).
+    pub(crate) fn assemble(pieces: Vec<CompoundPiece>, local_aabb: Aabb) -> Self {
+        let index = PieceIndex::build(pieces.iter().map(turn_proof_box).collect());
+        Self {
+            pieces,
+            local_aabb,
+            index,
+        }
     }
 
     /// A chain of segments through `points` (local frame, metres), closed into a loop when
@@ -191,6 +220,12 @@ impl Compound {
     /// See [`Shape::inner_radius`]: the distance (metres) from the compound-frame point `p` to the
     /// union's boundary, 0 outside.
     pub(crate) fn inner_radius(&self, p: Vec2) -> Real {
+        self.inner_radii(&[p])[0]
+    }
+
+    /// [`Compound::inner_radius`] at each of `points` (compound frame), the union's outline
+    /// found once for all of them.
+    pub(crate) fn inner_radii(&self, points: &[Vec2]) -> Vec<Real> {
         let pieces = self.pieces();
         let sharp: Option<Vec<(Transform, &ConvexPolygon)>> = pieces
             .iter()
@@ -201,33 +236,44 @@ impl Compound {
             .collect();
         let Some(polys) = sharp else {
             // Rounded or curved pieces: the deepest single piece (a lower bound).
-            return pieces
+            return points
                 .iter()
-                .map(|piece| {
-                    piece
-                        .shape
-                        .inner_radius(piece.transform.inv_transform_point(p))
+                .map(|&p| {
+                    pieces
+                        .iter()
+                        .map(|piece| {
+                            piece
+                                .shape
+                                .inner_radius(piece.transform.inv_transform_point(p))
+                        })
+                        .fold(0.0, Real::max)
                 })
-                .fold(0.0, Real::max);
+                .collect();
         };
-        let inside = |q: Vec2, skip: usize| {
-            polys.iter().enumerate().any(|(k, (xf, poly))| {
-                k != skip && {
-                    let local = xf.inv_transform_point(q);
-                    let v = poly.vertices();
-                    (0..v.len())
-                        .all(|i| (v[(i + 1) % v.len()] - v[i]).perp_dot(local - v[i]) >= 0.0)
-                }
-            })
+        // Whether `q` lies in some piece other than `skip`: the pieces whose index boxes hold it
+        // (all of them without an index), each tested exactly.
+        let mut near = Vec::new();
+        let mut inside = |q: Vec2, skip: usize| {
+            let in_piece = |k: usize| {
+                let (xf, poly) = &polys[k];
+                let local = xf.inv_transform_point(q);
+                let v = poly.vertices();
+                (0..v.len()).all(|i| (v[(i + 1) % v.len()] - v[i]).perp_dot(local - v[i]) >= 0.0)
+            };
+            if self.index.is_built() {
+                near.clear();
+                self.index.query(&Aabb::new(q, q), &mut near);
+                near.iter()
+                    .any(|&k| k as usize != skip && in_piece(k as usize))
+            } else {
+                (0..polys.len()).any(|k| k != skip && in_piece(k))
+            }
         };
-        if !inside(p, usize::MAX) {
-            return 0.0;
-        }
         // An edge is external unless points just outside it, along its length, all lie in
         // another piece (a diagonal the decomposition cut). Partly covered edges count as
         // external: the result can only be smaller than the true distance.
         let scale = self.local_aabb().perimeter();
-        let mut nearest = Real::INFINITY;
+        let mut outline = Vec::new();
         for (k, (xf, poly)) in polys.iter().enumerate() {
             let v = poly.vertices();
             for i in 0..v.len() {
@@ -240,13 +286,26 @@ impl Compound {
                     .iter()
                     .all(|&f| inside(a.lerp(b, f) + out, k));
                 if !covered {
-                    let ab = b - a;
-                    let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-                    nearest = nearest.min(p.distance(a + t * ab));
+                    outline.push((a, b));
                 }
             }
         }
-        nearest
+        points
+            .iter()
+            .map(|&p| {
+                if !inside(p, usize::MAX) {
+                    return 0.0;
+                }
+                outline
+                    .iter()
+                    .map(|&(a, b)| {
+                        let ab = b - a;
+                        let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+                        p.distance(a + t * ab)
+                    })
+                    .fold(Real::INFINITY, Real::min)
+            })
+            .collect()
     }
 
     /// The bounding box in the compound's own frame (metres).

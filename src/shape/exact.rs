@@ -152,7 +152,7 @@ fn from_raw(raw: Raw, depth: usize) -> Result<Shape, String> {
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?;
-            Shape::Compound(Compound { pieces, local_aabb })
+            Shape::Compound(Compound::assemble(pieces, local_aabb))
         }
     })
 }

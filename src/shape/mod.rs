@@ -15,6 +15,7 @@ mod error;
 pub(crate) mod exact;
 pub(crate) mod hull;
 mod mass;
+mod piece_index;
 pub(crate) mod polygon;
 #[cfg(feature = "serde")]
 mod spec;

@@ -71,6 +71,16 @@ fn world_scenes() -> Vec<WorldScene> {
                 to: 61,
             },
             Phase {
+                name: "landing (steps 2-151)",
+                from: 2,
+                to: 151,
+            },
+            Phase {
+                name: "start to rest (steps 2-330)",
+                from: 2,
+                to: 330,
+            },
+            Phase {
                 name: "at 5 s (steps 271-330)",
                 from: 271,
                 to: 330,

@@ -721,10 +721,12 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>) {
         for round in 0..rounds {
             for k in 0..ENGINES.len() {
                 let which = (round + k) % ENGINES.len();
+                let built = Instant::now();
                 let mut engine = make_engine(which, &scene.spec);
+                let build_ms = built.elapsed().as_secs_f64() * 1e3;
                 let (ms, line) = run_once(&scene, engine.as_mut(), steps);
                 times[which].push(ms);
-                lines[which] = line;
+                lines[which] = format!("built in {build_ms:.0} ms; {line}");
             }
         }
         let median = |v: &[f64]| {
