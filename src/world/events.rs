@@ -137,10 +137,13 @@ pub struct StepEvents {
     /// Sleeping bodies woken at the end of the step with their island (a body woken by a call or
     /// an impact is reported with the rest of its island).
     pub woke: Vec<BodyId>,
-    /// Bodies the continuous pass had to hold still for the rest of the step (its fallback when
-    /// the impact budget ran out or a contact could not be resolved in time): each stopped at a
-    /// pose that overlaps nothing past the slop, with its velocity zeroed. Never tunnelling, but
-    /// not physical: momentum is not conserved for these bodies. Normally empty.
+    /// Bodies the continuous pass had to hold still for the rest of the step (its fallback),
+    /// each stopped at a pose that overlaps nothing past the slop. Past the impact budget
+    /// (`WorldConfig::max_impacts_per_step`) the pairs still to meet do so inelastically and
+    /// keep their velocities for the next step: the step loses time, not momentum. A contact the
+    /// final check could not resolve in time, or a body pinned against a static one, is stopped
+    /// with its velocity zeroed: never tunnelling, but momentum is not conserved for these
+    /// bodies. Normally empty.
     pub held: Vec<BodyId>,
 }
 

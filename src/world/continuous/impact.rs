@@ -172,7 +172,12 @@ impl ContinuousPass<'_> {
             .dot(n);
         let both_dynamic = self.movable(a) && self.movable(b);
         let impulse = if over_budget {
-            0.0 // past the budget the bodies stop at the safe time and are not re-swept
+            // Past the budget the pair meets inelastically (an impulse between the two: momentum
+            // kept) and both stop at the safe time for the rest of the step, keeping their new
+            // velocities for the next one, and are not re-swept: the step loses time, never
+            // momentum (a 512 kg block at 40 m/s into a wall of 9,600 boxes spent the budget in
+            // its first step of contact and, stopped dead, came to rest at the wall).
+            self.apply_impact(&hit, Material::Inelastic, 0.0)
         } else if both_dynamic && self.impacts_in_row(a, b, t, vn) >= MAX_IMPACTS_BEFORE_JOINING {
             self.impacts += 1;
             self.join(&hit)
@@ -285,7 +290,7 @@ impl ContinuousPass<'_> {
                 continue;
             }
             if over_budget {
-                self.hold(i, t);
+                self.stop_at(i, t);
                 self.enlarge_proxy(i, t);
                 continue;
             }

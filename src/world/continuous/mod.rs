@@ -927,6 +927,16 @@ impl<'w> ContinuousPass<'w> {
     /// contacts (and, held step after step, gain speed under gravity without moving). Reported in
     /// [`StepEvents::held`].
     fn hold(&mut self, i: u32, t: Real) {
+        self.stop_at(i, t);
+        let body = self.bodies.at_mut(i);
+        body.linear_velocity = Vec2::ZERO;
+        body.angular_velocity = 0.0;
+    }
+
+    /// Stops body `i`'s motion at `t` for the rest of the step, keeping its velocity for the next
+    /// (it loses time, not momentum), and reports it as held: the pass's answer once its impact
+    /// budget is spent (see `impact.rs`, `resolve`).
+    pub(super) fn stop_at(&mut self, i: u32, t: Real) {
         // A body that stands still is not checked from its own side (`verify::find_overlaps`):
         // whatever can reach it is checked from theirs.
         let list = self.candidates(i, t);
@@ -938,9 +948,6 @@ impl<'w> ContinuousPass<'w> {
         self.give_back(list);
         let reach = self.bodies.at(i).reach;
         self.replace_segment(i, t, Vec2::ZERO, 0.0, reach);
-        let body = self.bodies.at_mut(i);
-        body.linear_velocity = Vec2::ZERO;
-        body.angular_velocity = 0.0;
         let id = self.bodies.id(i);
         self.events.body_held(id);
     }
