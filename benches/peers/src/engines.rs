@@ -180,6 +180,22 @@ impl Sweep2d {
                     )
                     .expect("a valid shape");
             }
+            // The spec gives the velocity of the body's origin (Box2D's convention); sweep2d's is
+            // its centre of mass's, known once every shape is in: the same motion, so a turning
+            // drum built of many shapes turns about its origin as in the peers.
+            if b.angular_velocity != 0.0 {
+                let body = world.body(id).expect("the body just made");
+                let com = body
+                    .transform()
+                    .transform_point(body.local_center_of_mass());
+                let arm = com - v(&b.position);
+                let at_com = v(&b.velocity) + b.angular_velocity * arm.perp();
+                if b.kind != Kind::Static {
+                    world
+                        .set_velocity(id, at_com, b.angular_velocity)
+                        .expect("a valid velocity");
+                }
+            }
             if b.tracked {
                 tracked.push(id);
             }
@@ -282,9 +298,10 @@ impl Engine for Sweep2d {
     }
 
     fn bodies(&mut self) -> Vec<([f64; 2], [f64; 2])> {
-        self.world
-            .bodies()
-            .map(|(_, b)| {
+        self.ids
+            .iter()
+            .map(|&id| {
+                let b = self.world.body(id).expect("a live body");
                 let (p, v) = (b.transform().translation, b.linear_velocity());
                 ([p.x, p.y], [v.x, v.y])
             })
@@ -292,10 +309,10 @@ impl Engine for Sweep2d {
     }
 
     fn poses(&mut self) -> Vec<[f64; 3]> {
-        self.world
-            .bodies()
-            .map(|(_, b)| {
-                let t = b.transform();
+        self.ids
+            .iter()
+            .map(|&id| {
+                let t = self.world.body(id).expect("a live body").transform();
                 [t.translation.x, t.translation.y, t.angle()]
             })
             .collect()
