@@ -572,15 +572,16 @@ impl Box2d {
                 .with_friction(b.friction as f32)
                 .and_then(|m| m.with_restitution(b.restitution as f32))
                 .expect("valid Box2D material");
+            let filter = b.filter.map(|f| boxdd::Filter {
+                category_bits: f.category,
+                mask_bits: f.mask,
+                group_index: 0,
+            });
             let mut shape_def = boxdd::ShapeDef::builder()
                 .density(b.density as f32)
                 .material(material);
-            if let Some(f) = b.filter {
-                shape_def = shape_def.filter(boxdd::Filter {
-                    category_bits: f.category,
-                    mask_bits: f.mask,
-                    group_index: 0,
-                });
+            if let Some(f) = filter {
+                shape_def = shape_def.filter(f);
             }
             let shape_def = shape_def.build().expect("a valid Box2D shape definition");
             let mut body = world.body(id).expect("the body just created");
@@ -623,12 +624,8 @@ impl Box2d {
                             .points(points.iter().map(v))
                             .is_loop(*closed)
                             .single_material(&material);
-                        if let Some(f) = b.filter {
-                            chain = chain.filter(boxdd::Filter {
-                                category_bits: f.category,
-                                mask_bits: f.mask,
-                                group_index: 0,
-                            });
+                        if let Some(f) = filter {
+                            chain = chain.filter(f);
                         }
                         let def = chain.build().expect("a valid Box2D chain");
                         body.create_chain(&def).map(drop)
