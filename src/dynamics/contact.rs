@@ -87,20 +87,18 @@ pub(crate) struct PairContact {
     /// Touching as reported by events (with hysteresis: begins within `LINEAR_SLOP`, ends when no
     /// manifold point is left within the speculative distance).
     pub touching: bool,
-    /// Some manifold point within the margin closes faster than the restitution threshold at the
-    /// start of the step, with restitution to apply, and the contact is not a sustained one (set
-    /// by `update`): the pair did not touch at the start of the last step, or it did and was the
-    /// continuous pass's impact then (it bounced apart at its time, and a ball between two close
-    /// walls comes back within the speculative margin the next step), or it touched without
-    /// pressure (a row of discs at rest, struck). A contact the solver pushed last step
-    /// (resting, pushed, pressed) does not start a bounce.
+    /// Some manifold point within the margin closes at least as fast as the restitution threshold
+    /// at the start of the step, with restitution to apply, and the contact is not a sustained
+    /// one (set by `update`): the pair did not touch at the start of the last step, or it did and
+    /// bounced then (the continuous pass resolved it at its time: it bounced apart, and a ball
+    /// between two close walls comes back within the speculative margin the next step), or it
+    /// touched without pressure (a row of discs at rest, struck). A contact the solver pushed last
+    /// step (resting, pushed, pressed) does not start a bounce. Every bounce is the continuous
+    /// pass's impact, pairwise and in time order, with its restitution, and the solver leaves the
+    /// contact out: an isolated bounce keeps its exact time (no time loss), and a bounce travels
+    /// down a row of touching bodies (Newton's cradle) instead of being spread over the row by a
+    /// simultaneous solve.
     pub bounce: bool,
-    /// A bounce the continuous pass resolves at its time of impact, pairwise and in time order,
-    /// with its restitution: the solver leaves the contact out. So an isolated bounce keeps its
-    /// exact time (no time loss) and a bounce travels down a row of touching bodies (Newton's
-    /// cradle) instead of being spread over the row by a simultaneous solve. Set by the world's
-    /// narrow phase (every bounce is one).
-    pub impact: bool,
     /// The speculative margin (metres) of the last update: the manifold keeps points whose gap is
     /// within it, so a pair with no points was farther apart than this at the start of the step.
     pub margin: Real,
@@ -154,7 +152,6 @@ impl PairContact {
             filter,
             touching: false,
             bounce: false,
-            impact: false,
             margin: SPECULATIVE_DISTANCE,
             computed_at: None,
             recycled_motion: 0.0,
@@ -211,17 +208,16 @@ impl PairContact {
         recycle_distance: Real,
     ) -> (bool, bool) {
         self.margin = margin;
-        // A pair that touched at the start of the last step, was the solver's then (not the
-        // continuous pass's impact) and was pushed by it (some point kept a normal impulse) is a
+        // A pair that touched at the start of the last step, was the solver's then (not a bounce,
+        // which is the continuous pass's impact) and was pushed by it (some point kept a normal impulse) is a
         // sustained contact (resting, pushed, pressed), which does not start a bounce. One the
         // pass resolved as an impact bounced apart (or was stopped) at its time and may have
         // come back (a ball between two close walls); one that touched without pressure (a row
         // of discs at rest) meets for real when a blow arrives (Newton's cradle).
-        let sustained = self.touching && !self.impact && self.pressed();
+        let sustained = self.touching && !self.bounce && self.pressed();
         if self.touching && self.recycle(ba, bb, recycle_distance) {
             // Still touching (the points are kept).
             self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
-            self.impact = false;
             return (true, true);
         }
         // A pair whose manifolds came out empty stays without points while it has moved less
@@ -233,7 +229,6 @@ impl PairContact {
         if let (Some(moved), Some(at)) = (apart_moved, self.computed_at) {
             if moved + GAP_ROUNDING < at.gap - margin {
                 self.bounce = false;
-                self.impact = false;
                 return (false, false);
             }
         }
@@ -334,7 +329,6 @@ impl PairContact {
             self.min_separation() <= LINEAR_SLOP
         };
         self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
-        self.impact = false;
         (was, self.touching)
     }
 

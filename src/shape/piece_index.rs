@@ -176,17 +176,21 @@ mod tests {
     use super::*;
     use crate::math::Vec2;
 
-    /// Against a pass over every box: random boxes and random queries, the same indices in the
-    /// same order.
-    #[test]
-    fn queries_match_a_pass_over_every_piece() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = || {
+    /// Numbers spread evenly over [0, 1) from a seed (xorshift64).
+    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        }
+    }
+
+    /// Against a pass over every box: random boxes and random queries, the same indices in the
+    /// same order.
+    #[test]
+    fn queries_match_a_pass_over_every_piece() {
+        let mut next = uniform(0x2545_f491_4f6c_dd1d);
         for n in [16, 17, 50, 261, 1000] {
             let boxes: Vec<Aabb> = (0..n)
                 .map(|_| {
@@ -216,13 +220,7 @@ mod tests {
     /// least the box gap (here the distance between the boxes' centres).
     #[test]
     fn least_matches_a_pass_over_every_piece() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut next = uniform(0x9e37_79b9_7f4a_7c15);
         let boxes: Vec<Aabb> = (0..300)
             .map(|_| {
                 let c = Vec2::new(next() * 100.0, next() * 100.0);

@@ -181,20 +181,36 @@ pub(crate) fn wake_met_islands(
     if stack.is_empty() {
         return;
     }
-    // The islands of the met bodies, by a walk over the sleeping bodies' touching contacts and
-    // joints (an adjacency built only now that some island must wake).
+    // The islands of the met bodies, by a walk over the touching contacts and joints, read as
+    // one flat adjacency (rows by body key: `offsets[k]..offsets[k + 1]` of `links`), built only
+    // now that some island must wake.
     let n = bodies.key_bound();
-    let mut links: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut link = |a: u32, b: u32| {
-        links[a as usize].push(b);
-        links[b as usize].push(a);
+    let touching = || {
+        contacts
+            .as_slice()
+            .iter()
+            .filter(|c| c.touching)
+            .map(|c| (c.a, c.b))
     };
-    for c in contacts.as_slice().iter().filter(|c| c.touching) {
-        link(c.a, c.b);
+    let jointed = || {
+        joints
+            .iter()
+            .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b)))
+    };
+    let mut offsets = vec![0u32; n + 1];
+    for (a, b) in touching().chain(jointed()) {
+        offsets[a as usize + 1] += 1;
+        offsets[b as usize + 1] += 1;
     }
-    for (_, j) in joints.iter() {
-        if let Some(a) = j.body_a {
-            link(a, j.body_b);
+    for k in 0..n {
+        offsets[k + 1] += offsets[k];
+    }
+    let mut fill = offsets.clone();
+    let mut links = vec![0u32; offsets[n] as usize];
+    for (a, b) in touching().chain(jointed()) {
+        for (from, to) in [(a, b), (b, a)] {
+            links[fill[from as usize] as usize] = to;
+            fill[from as usize] += 1;
         }
     }
     while let Some(k) = stack.pop() {
@@ -205,11 +221,7 @@ pub(crate) fn wake_met_islands(
         let id = bodies.id(k);
         bodies.at_mut(k).wake();
         events.woke.push(id);
-        stack.extend(
-            links[k as usize]
-                .iter()
-                .copied()
-                .filter(|&o| asleep(bodies.at(o))),
-        );
+        let row = &links[offsets[k as usize] as usize..offsets[k as usize + 1] as usize];
+        stack.extend(row.iter().copied().filter(|&o| asleep(bodies.at(o))));
     }
 }

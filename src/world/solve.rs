@@ -139,7 +139,8 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     }
 }
 
-/// One constraint per manifold with points, for contacts that are not impacts.
+/// One constraint per manifold with points, for contacts that are not bounces (those are the
+/// continuous pass's impacts, see `PairContact::bounce`).
 fn build_constraints(
     contacts: &ContactSet,
     bodies: &BodySet,
@@ -148,7 +149,7 @@ fn build_constraints(
 ) {
     solver.constraints.clear();
     for (ci, c) in contacts.as_slice().iter().enumerate() {
-        if c.impact {
+        if c.bounce {
             continue;
         }
         if solver.state_of[c.a as usize] == 0 && solver.state_of[c.b as usize] == 0 {

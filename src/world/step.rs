@@ -58,7 +58,7 @@ pub(crate) struct StepBuffers {
     pub solver: SolverBuffers,
     /// The angle each body turned in the solver (radians, unwrapped), by body key.
     pub angles: Vec<Real>,
-    /// The dynamic bodies of this step's bounces (`mark_impacts`), sorted.
+    /// The dynamic bodies of this step's bounces (`list_bouncing`), sorted.
     pub bouncing: Vec<u32>,
     /// Per contact, whether it touched before and after the narrow phase's update.
     pub touched: Vec<(bool, bool)>,
@@ -300,25 +300,20 @@ fn narrow_phase(
             events.contact_ended(bodies.id(a), bodies.id(b), clock);
         }
     }
-    mark_impacts(contacts, bodies, &mut buffers.bouncing);
+    list_bouncing(contacts, bodies, &mut buffers.bouncing);
 }
 
-/// Every bounce is the continuous pass's impact (see `PairContact::impact`): the solver leaves
-/// it out, and the pass resolves it at its exact time of impact with its restitution, so the
-/// bodies keep the rest of their step (an isolated bounce is exact) and a bounce travels down a
-/// row of touching bodies in time order (Newton's cradle). Their dynamic bodies are listed in
-/// `bouncing` (sorted, without repeats), for the pass to check whatever their speed.
-fn mark_impacts(contacts: &mut ContactSet, bodies: &BodySet, bouncing: &mut Vec<u32>) {
+/// Lists in `bouncing` (sorted, without repeats) the dynamic bodies of this step's bounces (see
+/// `PairContact::bounce`): the solver leaves those contacts to the continuous pass, which checks
+/// these bodies whatever their speed.
+fn list_bouncing(contacts: &ContactSet, bodies: &BodySet, bouncing: &mut Vec<u32>) {
     bouncing.clear();
-    for c in contacts.as_mut_slice().iter_mut() {
-        c.impact = c.bounce;
-        if c.bounce {
-            bouncing.extend(
-                [c.a, c.b]
-                    .into_iter()
-                    .filter(|&k| bodies.at(k).is_dynamic()),
-            );
-        }
+    for c in contacts.as_slice().iter().filter(|c| c.bounce) {
+        bouncing.extend(
+            [c.a, c.b]
+                .into_iter()
+                .filter(|&k| bodies.at(k).is_dynamic()),
+        );
     }
     bouncing.sort_unstable();
     bouncing.dedup();

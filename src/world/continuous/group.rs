@@ -8,6 +8,7 @@
 //! faster than the threshold) is left out: its bounce is an impact of its own, resolved next in
 //! time order, so a bounce still travels down a row of touching bodies (Newton's cradle).
 
+use super::schedule::bounces;
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::PairFilter;
@@ -186,7 +187,6 @@ impl ContinuousPass<'_> {
         );
         let pieces_filtered = ba.pair_filter(bb) == PairFilter::Pieces;
         let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
-        let threshold = self.config.restitution_threshold;
         let (ca, cb) = (xa.translation, xb.translation);
         for_each_piece_pair(
             &ba.com_shape,
@@ -237,10 +237,12 @@ impl ContinuousPass<'_> {
                     let world = xsa.transform_point(p.point);
                     let (ra, rb) = (world - ca, world - cb);
                     let vn = bodies_relative_velocity(ba, ra, bb, rb).dot(normal);
-                    if restitution > 0.0
-                        && -vn > threshold
-                        && self.impacts_in_row(a, b, t, vn) < MAX_BOUNCES_PER_PAIR
-                    {
+                    if bounces(
+                        self.config,
+                        restitution,
+                        -vn,
+                        self.impacts_in_row(a, b, t, vn),
+                    ) {
                         return; // a bounce of its own: resolved as an impact, in time order
                     }
                     contact.points[contact.count] = GroupPoint {

@@ -3,6 +3,7 @@
 //! segments for the rest of the step, re-sweeps. Past the impact budget the bodies are held.
 
 use super::group::{GroupContact, GroupPoint, MAX_BOUNCES_PER_PAIR};
+use super::schedule::bounces;
 use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::dynamics::contact_math::bodies_relative_velocity;
 use crate::math::{Real, Transform, Vec2};
@@ -149,10 +150,10 @@ impl ContinuousPass<'_> {
         // A bounce (restitution, closing past the threshold) is resolved at its time however
         // little it would overlap by the end of the step: left to the next step it would bounce
         // from where the pair had sunk in, late, and off the exact path.
-        let bounces = restitution > 0.0
-            && closing >= self.config.restitution_threshold
-            && self.impacts_in_row(a, b, t, closing) < MAX_BOUNCES_PER_PAIR;
-        if !bounces && closing * (1.0 - t) * self.config.dt <= allowed {
+        let in_row = self.impacts_in_row(a, b, t, closing);
+        if !bounces(self.config, restitution, closing, in_row)
+            && closing * (1.0 - t) * self.config.dt <= allowed
+        {
             // Met while separating, sliding, or too slowly to overlap past that depth by the end of
             // the step: no impulse. A time from an exhausted budget is only a safe time, not a
             // contact: carry on from there (bounded by the work bound, not the impact budget). A

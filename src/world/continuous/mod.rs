@@ -280,7 +280,7 @@ struct ContactSummary {
 impl ContactSummary {
     fn of(c: &crate::dynamics::contact::PairContact) -> Self {
         Self {
-            always_swept: c.impact || c.filter == crate::dynamics::body::PairFilter::Pieces,
+            always_swept: c.bounce || c.filter == crate::dynamics::body::PairFilter::Pieces,
             has_points: c.has_points(),
             bouncy: c.bouncy(),
             min_separation: c.min_separation(),
@@ -595,7 +595,7 @@ pub(crate) struct ContinuousPass<'w> {
     /// world, and its constraint with the kinematic body follows that body's turn only to first
     /// order.
     pressed: &'w [bool],
-    /// The dynamic bodies of this step's bounces (`PairContact::impact`), by key: the solver
+    /// The dynamic bodies of this step's bounces (`PairContact::bounce`), by key: the solver
     /// left those contacts out, so the pass checks these bodies whatever their speed (two
     /// bodies closing at 1.2 m/s bounce, though neither moves half the speculative distance).
     bouncing: &'w [u32],

@@ -509,6 +509,14 @@ pub(super) fn in_row(row: (u32, Real), t: Real, speed: Real, dt: Real) -> u32 {
     }
 }
 
+/// Whether an impact closing at `closing` (m/s) with `restitution` bounces: there is restitution
+/// to apply, it closes at least as fast as the world's threshold, and the pair has had fewer than
+/// `MAX_BOUNCES_PER_PAIR` impacts in a row at that place before it (`in_row`). The one test the
+/// sweeps, the impacts and the group solve share.
+pub(super) fn bounces(config: &WorldConfig, restitution: Real, closing: Real, in_row: u32) -> bool {
+    restitution > 0.0 && closing >= config.restitution_threshold && in_row < MAX_BOUNCES_PER_PAIR
+}
+
 /// What sweeping a pair over the rest of its segments found.
 pub(super) enum Sweep {
     /// An impact to queue: the step fraction it happens at, the time of impact, its kind.
@@ -576,10 +584,9 @@ pub(super) fn sweep_pair(
     // a wall bounces at the start of the next, losing no time) ...
     let rel = sb.velocity_at(cb, toi.point, dt) - sa.velocity_at(ca, toi.point, dt);
     let closing = -rel.dot(toi.normal);
-    let bounces = in_row(row, t, closing, dt) < MAX_BOUNCES_PER_PAIR
-        && closing >= config.restitution_threshold
-        && config.piece_material(ba, toi.piece_a, bb, toi.piece_b).1 > 0.0;
-    if bounces || closing * (1.0 - t) * dt > LINEAR_SLOP {
+    let restitution = config.piece_material(ba, toi.piece_a, bb, toi.piece_b).1;
+    let bounce = bounces(config, restitution, closing, in_row(row, t, closing, dt));
+    if bounce || closing * (1.0 - t) * dt > LINEAR_SLOP {
         return Sweep::Impact(t, toi, PendingKind::Contact);
     }
     // ... but touching now hides what comes later in the step (a spinning body pivoting about the
