@@ -103,6 +103,22 @@ fn ground(position: [f64; 2], parts: Vec<Part>) -> BodySpec {
     BodySpec::new(Kind::Static, position, parts)
 }
 
+/// `count` × `count` dynamic squares of half side `half`, `pitch` apart, the first centred at
+/// `corner` (metres), row by row from the bottom (the tumbler's and the washer's loads).
+fn square_grid(count: usize, corner: [f64; 2], pitch: f64, half: f64) -> Vec<BodySpec> {
+    let mut out = Vec::with_capacity(count * count);
+    let mut y = corner[1];
+    for _ in 0..count {
+        let mut x = corner[0];
+        for _ in 0..count {
+            out.push(dynamic([x, y], vec![square(half)]));
+            x += pitch;
+        }
+        y += pitch;
+    }
+    out
+}
+
 /// Points sorted counter-clockwise about their centroid (a convex set's hull order).
 fn hull_order(mut points: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
     let n = points.len() as f64;
@@ -354,15 +370,12 @@ fn tumbler() -> SuiteScene {
         motor: Some((25.0 * PI / 180.0, 1e8)),
     }];
     let grid = 45;
-    let mut y = -0.2 * grid as f64 + 10.0;
-    for _ in 0..grid {
-        let mut x = -0.2 * grid as f64;
-        for _ in 0..grid {
-            bodies.push(dynamic([x, y], vec![square(0.125)]));
-            x += 0.4;
-        }
-        y += 0.4;
-    }
+    bodies.extend(square_grid(
+        grid,
+        [-0.2 * grid as f64, -0.2 * grid as f64 + 10.0],
+        0.4,
+        0.125,
+    ));
     SuiteScene {
         name: "tumbler",
         spec: spec(bodies, joints),
@@ -407,15 +420,8 @@ fn washer() -> SuiteScene {
     drum.tracked = true;
     let mut bodies = vec![drum];
     let (grid, a) = (90, 0.1);
-    let mut y = -1.1 * a * grid as f64 + 10.0;
-    for _ in 0..grid {
-        let mut x = -1.1 * a * grid as f64;
-        for _ in 0..grid {
-            bodies.push(dynamic([x, y], vec![square(a)]));
-            x += 2.1 * a;
-        }
-        y += 2.1 * a;
-    }
+    let corner = -1.1 * a * grid as f64;
+    bodies.extend(square_grid(grid, [corner, corner + 10.0], 2.1 * a, a));
     SuiteScene {
         name: "washer",
         spec: spec(bodies, Vec::new()),
