@@ -262,7 +262,7 @@ impl Neighbours {
 /// (`impact::passes_bounce_on`) read of a contact at the start of the pass.
 #[derive(Clone, Copy, Debug)]
 struct ContactSummary {
-    /// Always swept: a bounce that must travel on (`PairContact::impact`), or bodies whose shapes
+    /// Always swept: a bounce (`PairContact::bounce`, the pass's to resolve), or bodies whose shapes
     /// are filtered piece by piece.
     always_swept: bool,
     /// Some manifold point within the margin.
