@@ -173,6 +173,19 @@ pub(crate) fn for_each_piece_pair(
     // compounds' piece indices where they have them (`shape/piece_index.rs`), which return a
     // superset of what the box test below passes, in increasing order, so the calls are exactly
     // those of a pass over every pair, in the same order.
+    if a.is_convex() {
+        // One piece on A's side: B's pieces near it directly (B's whole box, the union of all its
+        // pieces' boxes, would cost a pass over a large compound for nothing).
+        let box_a = a.aabb(xa).grown(margin);
+        with_indices(|_, inner| {
+            pieces_meeting(b, xb, &box_a, inner, &mut |sb, xsb, ib| {
+                if box_a.overlaps(&sb.aabb(xsb)) {
+                    f(a, xa, sb, xsb, 0, ib);
+                }
+            });
+        });
+        return;
+    }
     let near_b = b.aabb(xb).grown(margin);
     with_indices(|outer, inner| {
         pieces_meeting(a, xa, &near_b, outer, &mut |sa, xsa, ia| {

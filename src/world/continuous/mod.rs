@@ -29,6 +29,7 @@
 //! an impact touches; `squeeze.rs` solves a group pinned against immovable bodies exactly;
 //! `verify.rs` is the final no-tunnelling check.
 
+mod axis;
 mod group;
 mod impact;
 mod schedule;

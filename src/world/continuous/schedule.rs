@@ -8,6 +8,7 @@
 //! segment gets an impact now only if, left to the solver, it would overlap past the slop by the
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
+use super::axis::{depth, gap_floor, Drift};
 use super::group::MAX_BOUNCES_PER_PAIR;
 use super::verify::VERIFY_DEPTH;
 use super::{
@@ -22,7 +23,8 @@ use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
 use crate::query::Motion;
 use crate::query::{
-    contact as contact_query, contains_point, time_of_impact_filtered, Toi, ToiOptions, ToiStatus,
+    contact as contact_query, contains_point, for_each_piece_pair, time_of_impact_filtered, Toi,
+    ToiOptions, ToiStatus,
 };
 use crate::shape::Shape;
 use crate::world::contact_set::pair_key;
@@ -65,12 +67,15 @@ impl ContinuousPass<'_> {
     ///   counts how far replaced segments took either body from the solver's motion);
     /// * or it had points, is not a propagating bounce, and on their segments neither body's
     ///   centre of mass moves, in the other body's frame, more than `TRUSTED_FRACTION` of its own
-    ///   extent minus the overlap they start with: neither centre can reach the other body, so the
-    ///   pair cannot pass through itself whatever the solver did.
+    ///   extent minus the overlap they start with (`centres_stay_out`);
+    /// * or, either way, the pair's gap along an axis fixed in one body provably stays above its
+    ///   floor (`axis_gaps_hold`): the pair cannot touch if the solver had no point for it, and no
+    ///   piece's deep point can reach the other body if it had.
     ///
     /// Pairs without a contact (their proxies were apart at the start) are the solver's only if
-    /// their boxes stay apart (`boxes_stay_apart`), or as a heap's pair. A body a kinematic body
-    /// presses on is never trusted against static and kinematic bodies. The contact's manifold
+    /// their boxes stay apart (`boxes_stay_apart`) or they cannot touch along an axis, or as a
+    /// heap's pair. A body a kinematic body presses on is trusted against static and kinematic
+    /// bodies only while their gap provably stays within the slop. The contact's manifold
     /// describes the start of the step; once an impact has given either body a new segment, the
     /// overlap is measured at the segment's start instead.
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
@@ -78,17 +83,25 @@ impl ContinuousPass<'_> {
         // bodies are rarely read from memory here.)
         let fixed = |i: u32| self.bodies.at(i).kind != BodyKind::Dynamic;
         if (self.is_pressed(b) && fixed(a)) || (self.is_pressed(a) && fixed(b)) {
-            // Pressed by a kinematic body (see `ContinuousPass::pressed`): against the static world, or the
-            // kinematic body itself, whose turn the solver's constraint (linearised at the start
-            // of the step) follows only to first order.
-            return false;
+            // Pressed by a kinematic body (see `ContinuousPass::pressed`), against the static
+            // world or the kinematic body itself: the solver cannot always stop a body squeezed
+            // between immovable ones, so it is trusted only while the pair's gap provably stays
+            // within the slop; deeper presses are the time of impact's, which resolves a squeeze
+            // before it goes deep (`squeeze.rs`). A bounce stays the pass's.
+            let swept = self
+                .buf
+                .neighbours
+                .summary_between(a, b, self.contacts)
+                .is_some_and(|c| c.always_swept);
+            return !swept && self.axis_gaps_hold(a, b, LINEAR_SLOP);
         }
         let Some(contact) = self.buf.neighbours.summary_between(a, b, self.contacts) else {
             // Two bodies of a heap deep inside each other whose contact the pair update left
             // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says. Others (their
             // proxies were apart) only if their boxes stay apart.
             return (self.in_heap(a, b) && self.deep_inside_now(a, b))
-                || self.boxes_stay_apart(a, b);
+                || self.boxes_stay_apart(a, b)
+                || self.axis_gaps_hold(a, b, Real::INFINITY);
         };
         if contact.always_swept {
             // (Pairs of bodies whose shapes are filtered piece by piece are always swept: the
@@ -101,7 +114,8 @@ impl ContinuousPass<'_> {
         );
         let from_start = !(sa.changed || sb.changed);
         if !contact.has_points {
-            return self.cannot_meet(a, b, contact.margin);
+            return self.cannot_meet(a, b, contact.margin)
+                || self.axis_gaps_hold(a, b, Real::INFINITY);
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let overlap = if from_start {
@@ -135,7 +149,68 @@ impl ContinuousPass<'_> {
                 }
             }
         }
-        self.centres_stay_out(a, b, overlap)
+        self.centres_stay_out(a, b, overlap) || self.axis_gaps_hold(a, b, Real::INFINITY)
+    }
+
+    /// Whether every pair of the bodies' convex pieces that can meet over the rest of the step
+    /// keeps its gap, projected on an axis fixed in one of the bodies, above a floor (`axis.rs`):
+    /// 0 for pieces the solver had no manifold point for (they cannot touch), and for pieces it
+    /// had points for, `TRUSTED_FRACTION` of the thinner piece's depth (at least the slop) inside
+    /// each other. Then neither piece's deep point reaches the other piece (each lies at least its
+    /// depth inside its piece, and the other piece's material stays within half that of the
+    /// axis's plane), so no piece passes through another. Only motion along the axis counts: a
+    /// box carried round by a turning drum, or sliding along a wall, is the solver's however fast.
+    fn axis_gaps_hold(&self, a: u32, b: u32, deepest: Real) -> bool {
+        let (sa, sb) = (
+            &self.buf.segments[a as usize],
+            &self.buf.segments[b as usize],
+        );
+        let t = sa.t0.max(sb.t0);
+        let rest = 1.0 - t;
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let (xa, xb) = (sa.pose_at(t), sb.pose_at(t));
+        let drift = |x: &crate::math::Transform, s: &Segment, body: &Body| Drift {
+            center: x.translation,
+            lin: s.lin * rest,
+            ang: s.ang * rest,
+            reach: body.reach,
+        };
+        let (da, db) = (drift(&xa, sa, ba), drift(&xb, sb, bb));
+        let contact = self
+            .buf
+            .neighbours
+            .contact_between(a, b)
+            .map(|i| &self.contacts.as_slice()[i]);
+        let has_points = |ia: usize, ib: usize| {
+            contact.is_some_and(|c| {
+                let (pa, pb) = if c.a == a { (ia, ib) } else { (ib, ia) };
+                c.manifolds.iter().any(|m| {
+                    usize::from(m.piece_a) == pa && usize::from(m.piece_b) == pb && m.count > 0
+                })
+            })
+        };
+        let mut holds = true;
+        for_each_piece_pair(
+            &ba.com_shape,
+            &xa,
+            &bb.com_shape,
+            &xb,
+            self.approach_bound(a, b),
+            &mut |pa, xpa, pb, xpb, ia, ib| {
+                if !holds {
+                    return;
+                }
+                let floor = if has_points(ia, ib) {
+                    -(TRUSTED_FRACTION * depth(pa).min(depth(pb)))
+                        .max(LINEAR_SLOP)
+                        .min(deepest)
+                } else {
+                    0.0
+                };
+                holds = gap_floor(pa, xpa, pb, xpb, &da, &db).is_some_and(|g| g > floor);
+            },
+        );
+        holds
     }
 
     /// Whether both bodies had more than `HEAP_DEGREE` contacts at the start of the pass: no
