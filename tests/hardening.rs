@@ -386,3 +386,75 @@ fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
         "{held} holds: the heap is held instead of pushed apart"
     );
 }
+
+/// A segment added at an offset and an angle (the hardening review's first crash: moving it into
+/// the body frame rebuilt it as a capsule, which refuses radius 0) lands where its placement puts
+/// it, on a static and on a dynamic body, and through a scene file's `shapes`.
+#[test]
+fn a_segment_placed_at_an_offset_and_angle_is_accepted_where_it_is_put() {
+    use sweep2d::{BodyKind, ShapeDef};
+    let mut w = World::new(WorldConfig::default());
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            transform: Transform::new(v(10.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    // The review's case: (-1, 0)–(-1, 1) placed at (0.2, -0.2) turned by 0.4 rad.
+    let place = Transform::new(v(0.2, -0.2), 0.4);
+    let (a, b) = (v(-1.0, 0.0), v(-1.0, 1.0));
+    w.add_shape(
+        ground,
+        ShapeDef {
+            shape: Shape::segment(a, b).unwrap(),
+            offset: place,
+            ..ShapeDef::default()
+        },
+    )
+    .unwrap();
+    // A ray across the segment's middle, in world coordinates (body at (10, 0), not turned),
+    // meets it at the placed midpoint.
+    let mid = v(10.0, 0.0) + place.transform_point((a + b) * 0.5);
+    let dir = place.rotation.rotate(v(1.0, 0.0)); // across the vertical segment
+    let hit = w
+        .ray_cast(mid - 2.0 * dir, 4.0 * dir)
+        .expect("the ray meets the segment");
+    let point = mid - 2.0 * dir + hit.hit.fraction * 4.0 * dir;
+    assert!(point.distance(mid) < 1e-9, "{point:?} vs {mid:?}");
+
+    // On a dynamic body, as a massless extra shape: the body keeps its box's mass.
+    let body = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            transform: Transform::new(v(-10.0, 5.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let mass = w.body(body).unwrap().mass();
+    w.add_shape(
+        body,
+        ShapeDef {
+            shape: Shape::segment(a, b).unwrap(),
+            offset: place,
+            density: 0.0,
+            ..ShapeDef::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(w.body(body).unwrap().mass(), mass);
+    for _ in 0..10 {
+        w.step();
+    }
+
+    // The same through a scene file.
+    #[cfg(feature = "serde")]
+    {
+        let scene = r#"{"bodies":[{"kind":"static","position":[0,0],
+            "shape":{"type":"rectangle","half_extents":[0.5,0.5]},
+            "shapes":[{"shape":{"type":"segment","a":[-1,0],"b":[-1,1]},
+                       "offset":[0.2,-0.2],"angle":0.4}]}]}"#;
+        SceneFile::load(scene).expect("a placed segment loads");
+    }
+}

@@ -83,6 +83,9 @@ fn local_ray_cast(shape: &Shape, o: Vec2, d: Vec2) -> Option<(Real, Vec2)> {
             None => (0.0, inside_normal(d)),
         });
     }
+    if core.radius == 0.0 && core.points.len() == 2 {
+        return segment_ray(core.points[0], core.points[1], o, d);
+    }
     // Rounded: Newton steps on f(s) = dist(o + s·d, core) − r, convex in s.
     let mut s: Real = 0.0;
     for _ in 0..64 {
@@ -122,6 +125,37 @@ fn local_ray_cast(shape: &Shape, o: Vec2, d: Vec2) -> Option<(Real, Vec2)> {
     None
 }
 
+/// Ray against the segment `a`–`b` (a core of radius 0): the exact crossing of the two lines,
+/// with the segment's normal facing the ray. (Newton steps on the distance land on the line only
+/// to rounding, where the side, and so the slope's sign, is a coin toss: rays missed turned
+/// segments.) A ray along the segment's own line hits its nearer end.
+fn segment_ray(a: Vec2, b: Vec2, o: Vec2, d: Vec2) -> Option<(Real, Vec2)> {
+    let cross = |u: Vec2, v: Vec2| u.x * v.y - u.y * v.x;
+    let e = b - a;
+    let ao = a - o;
+    let denominator = cross(d, e);
+    if denominator == 0.0 {
+        let dd = d.length_squared();
+        if cross(ao, d) != 0.0 || dd == 0.0 {
+            return None; // parallel beside it, or no ray
+        }
+        let (sa, sb) = (ao.dot(d) / dd, (b - o).dot(d) / dd);
+        let (near, far) = (sa.min(sb), sa.max(sb));
+        if far < 0.0 || near > 1.0 {
+            return None;
+        }
+        return Some((near.max(0.0), inside_normal(d)));
+    }
+    // o + s·d = a + u·e: cross with e and with d.
+    let s = cross(ao, e) / denominator;
+    let u = cross(ao, d) / denominator;
+    if !((0.0..=1.0).contains(&s) && (0.0..=1.0).contains(&u)) {
+        return None;
+    }
+    let n = Vec2::new(e.y, -e.x).normalize();
+    Some((s, if n.dot(d) > 0.0 { -n } else { n }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +180,31 @@ mod tests {
         // From inside.
         let hit = ray_cast(&bx, &xf, Vec2::new(5.0, 0.0), Vec2::new(1.0, 0.0)).unwrap();
         assert_eq!(hit.fraction, 0.0);
+    }
+    /// Rays across segments at every angle hit them at the lines' crossing (the exact answer),
+    /// with the normal facing the ray; rays that pass an end miss.
+    #[test]
+    fn rays_cross_turned_segments_where_the_lines_cross() {
+        let mut hits = 0;
+        for i in 0..360 {
+            let angle = i as Real * 0.0174533 + 0.01;
+            let xf = Transform::new(Vec2::new(0.2, -0.2), angle);
+            let seg = Shape::segment(Vec2::new(-1.0, 0.0), Vec2::new(-1.0, 1.0)).unwrap();
+            for k in 0..5 {
+                let along = -0.25 + 0.375 * k as Real; // -0.25 and 1.25 pass the ends
+                let target = xf.transform_point(Vec2::new(-1.0, along));
+                let dir = xf.rotation.rotate(Vec2::new(1.0, 0.1 * k as Real - 0.2));
+                let hit = ray_cast(&seg, &xf, target - 2.0 * dir, 4.0 * dir);
+                if (0.0..=1.0).contains(&along) {
+                    let hit = hit.unwrap_or_else(|| panic!("angle {angle}, k {k}: missed"));
+                    assert_relative_eq!(hit.fraction, 0.5, epsilon = 1e-12);
+                    assert!(hit.normal.dot(dir) < 0.0);
+                    hits += 1;
+                } else {
+                    assert!(hit.is_none(), "angle {angle}, k {k}: {hit:?}");
+                }
+            }
+        }
+        assert_eq!(hits, 360 * 3);
     }
 }

@@ -279,8 +279,9 @@ impl Shape {
                 Circle::with_center(xf.transform_point(c.center()), c.radius())
                     .expect("a moved circle stays valid"),
             ),
+            // (`with_radius`: a segment is a capsule of radius 0, which `Capsule::new` refuses.)
             Shape::Capsule(c) => Shape::Capsule(
-                Capsule::new(
+                Capsule::with_radius(
                     xf.transform_point(c.a()),
                     xf.transform_point(c.b()),
                     c.radius(),
