@@ -458,3 +458,88 @@ fn a_segment_placed_at_an_offset_and_angle_is_accepted_where_it_is_put() {
         SceneFile::load(scene).expect("a placed segment loads");
     }
 }
+
+/// The scene fuzzer's panics (seed 31337) and the missing range checks: a polygon's rounding
+/// radius is 0 or within 1e-4…1e5 m, a compound piece sits within ±1e5 m, and shapes whose
+/// centre of mass moves them out of range are refused with a typed error, never a panic.
+#[test]
+fn rounding_radii_and_piece_positions_are_held_to_their_ranges() {
+    use sweep2d::{BodyKind, ShapeDef};
+    let square = [v(-0.5, -0.5), v(0.5, -0.5), v(0.5, 0.5), v(-0.5, 0.5)];
+    for bad in [9.9999e-5, 1.00001e5, 1e10, 1e100] {
+        match Shape::rounded_polygon(&square, bad) {
+            Err(ShapeError::OutOfRange { expected, .. }) => {
+                assert!(
+                    expected.contains("1e-4") && expected.contains("0 (sharp"),
+                    "{expected}"
+                )
+            }
+            other => panic!("rounding {bad}: {other:?}"),
+        }
+    }
+    for good in [0.0, 1e-4, 0.05, 1e5] {
+        Shape::rounded_polygon(&square, good).unwrap();
+    }
+    let piece = Shape::rectangle(1.0, 1.0).unwrap();
+    for far in [2e5, 1e200, -1.8e19, -1e308] {
+        let placed = Transform::new(v(far, 0.0), 0.0);
+        match Shape::compound(vec![(placed, piece.clone())]) {
+            Err(ShapeError::OutOfRange { what, .. }) => assert!(what.contains("piece 0"), "{what}"),
+            other => panic!("piece at {far}: {other:?}"),
+        }
+    }
+    Shape::compound(vec![(Transform::new(v(1e5, -1e5), 0.3), piece.clone())]).unwrap();
+
+    // In range one by one, out of range together: a heavy compound far out on one side moves the
+    // centre of mass so far that the body's circle, measured from it, lies beyond ±1e5 m.
+    let mut w = World::new(WorldConfig::default());
+    let body = w
+        .add_body(BodyDef {
+            shape: Shape::circle(1.0).unwrap(),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let heavy = Shape::compound(vec![(
+        Transform::new(v(1e5, 0.0), 0.0),
+        Shape::rectangle(1e3, 1e3).unwrap(),
+    )])
+    .unwrap();
+    let before = w.body(body).unwrap().mass();
+    let e = w
+        .add_shape(
+            body,
+            ShapeDef {
+                shape: heavy,
+                offset: Transform::new(v(9e4, 0.0), 0.0),
+                ..ShapeDef::default()
+            },
+        )
+        .unwrap_err();
+    assert!(e.to_string().contains("1e5"), "{e}");
+    assert_eq!(
+        w.body(body).unwrap().mass(),
+        before,
+        "a refused shape changes nothing"
+    );
+    assert_eq!(w.body(body).unwrap().shape_count(), 1);
+    let _ = BodyKind::Static;
+
+    // The same through a scene file: an error naming the field, not a panic.
+    #[cfg(feature = "serde")]
+    {
+        for far in ["1e200", "-1.8e19", "-1e308", "2e5"] {
+            let scene = format!(
+                r#"{{"bodies":[{{"kind":"dynamic","position":[0,0],
+                "shape":{{"type":"circle","radius":1}},
+                "shapes":[{{"shape":{{"type":"compound","pieces":[
+                    {{"shape":{{"type":"circle","radius":0.5}},"position":[{far},0]}}]}}}}]}}]}}"#
+            );
+            let e = SceneFile::load(&scene).unwrap_err().to_string();
+            assert!(e.contains("piece") || e.contains("1e5"), "{far}: {e}");
+        }
+        let scene = r#"{"bodies":[{"kind":"dynamic","position":[0,0],
+            "shape":{"type":"polygon","points":[[-1,-1],[1,-1],[1,1],[-1,1]],"radius":1e100}}]}"#;
+        let e = SceneFile::load(scene).unwrap_err().to_string();
+        assert!(e.contains("radius"), "{e}");
+    }
+}

@@ -65,7 +65,10 @@ fn every_shipped_scene_loads_and_the_demo_round_trips() {
 fn every_shape_kind_round_trips() {
     let shapes = [
         Shape::circle(0.5).unwrap(),
-        Shape::circle(0.5).unwrap().translated(Vec2::new(1.0, -2.0)),
+        Shape::circle(0.5)
+            .unwrap()
+            .translated(Vec2::new(1.0, -2.0))
+            .unwrap(),
         Shape::rectangle(1.0, 0.25).unwrap(),
         Shape::rounded_polygon(
             &[

@@ -451,10 +451,13 @@ impl Body {
         if self.shapes.len() == 1 && self.shapes[0].def.offset == Transform::IDENTITY {
             return self.shapes[0].def.shape.clone();
         }
-        let mut pieces = Vec::new();
-        for s in &self.shapes {
-            pieces.push((Transform::IDENTITY, s.def.shape.transformed(&s.def.offset)));
-        }
+        // Each shape as a piece placed at its offset (no point is moved, so nothing can leave
+        // its range).
+        let pieces = self
+            .shapes
+            .iter()
+            .map(|s| (s.def.offset, s.def.shape.clone()))
+            .collect();
         Shape::Compound(
             crate::shape::Compound::new(pieces).expect("a body's shapes are valid pieces"),
         )
@@ -463,8 +466,15 @@ impl Body {
     /// The solid shapes' union in the body's frame, or `None` for a body of sensors only.
     #[cfg_attr(not(feature = "proptest"), allow(dead_code))]
     pub(crate) fn solid_shape(&self) -> Option<Shape> {
-        self.solid
-            .then(|| self.com_shape.translated(self.local_center))
+        self.solid.then(|| {
+            // As a piece placed at the centre of mass (moving the points back could round a
+            // coordinate at the range's edge past it).
+            let at = Transform::from_translation(self.local_center);
+            Shape::Compound(
+                crate::shape::Compound::new(vec![(at, self.com_shape.clone())])
+                    .expect("a finite translation places a valid shape"),
+            )
+        })
     }
 
     /// Number of shapes.

@@ -317,6 +317,7 @@ pub(crate) fn assemble(
             def.shape
                 .transformed(&(Transform::from_translation(-local_center) * def.offset))
         }
+        .map_err(shape_error)
     };
     let solid: Vec<usize> = (0..shapes.len())
         .filter(|&i| !shapes[i].def.sensor)
@@ -325,8 +326,8 @@ pub(crate) fn assemble(
         .iter()
         .enumerate()
         .filter(|(_, s)| s.def.sensor)
-        .map(|(i, s)| (i as u16, to_com(&s.def)))
-        .collect();
+        .map(|(i, s)| Ok((i as u16, to_com(&s.def)?)))
+        .collect::<Result<_, BodyError>>()?;
     let members: &[usize] = if solid.is_empty() {
         &(0..shapes.len()).collect::<Vec<_>>()
     } else {
@@ -334,7 +335,7 @@ pub(crate) fn assemble(
     };
     let (com_shape, piece_owner) = if members.len() == 1 {
         let i = members[0];
-        let shape = to_com(&shapes[i].def);
+        let shape = to_com(&shapes[i].def)?;
         let pieces = match &shape {
             Shape::Compound(c) => c.pieces().len(),
             _ => 1,
@@ -344,7 +345,7 @@ pub(crate) fn assemble(
         let mut pieces = Vec::new();
         let mut owner = Vec::new();
         for &i in members {
-            match to_com(&shapes[i].def) {
+            match to_com(&shapes[i].def)? {
                 Shape::Compound(c) => {
                     // Whole, so that its pieces keep what they know (chain links).
                     owner.extend(std::iter::repeat_n(i as u16, c.pieces().len()));

@@ -76,7 +76,8 @@ impl Compound {
     /// A compound from `(transform, shape)` pieces, each transform mapping the piece into the
     /// compound's frame. Nested compounds are flattened (their transforms composed).
     ///
-    /// Errors: no pieces ([`ShapeError::EmptyCompound`]) or a non-finite transform.
+    /// Errors: no pieces ([`ShapeError::EmptyCompound`]), a non-finite transform, a piece placed
+    /// beyond ±1e5 m (`MAX_LENGTH`), or a transform whose rotation is not unit length.
     pub fn new(pieces: Vec<(Transform, Shape)>) -> Result<Self, ShapeError> {
         let mut flat = Vec::with_capacity(pieces.len());
         for (i, (xf, shape)) in pieces.into_iter().enumerate() {
@@ -88,6 +89,14 @@ impl Compound {
                     } else {
                         xf.translation.x
                     },
+                });
+            }
+            let far = xf.translation.x.abs().max(xf.translation.y.abs());
+            if far > crate::constants::MAX_LENGTH {
+                return Err(ShapeError::OutOfRange {
+                    what: format!("a coordinate of piece {i}'s position"),
+                    value: far,
+                    expected: "within ±1e5 m of the compound's origin (MAX_LENGTH)",
                 });
             }
             let length = crate::trig::length(xf.rotation.cos, xf.rotation.sin);

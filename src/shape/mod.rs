@@ -272,53 +272,41 @@ impl Shape {
 
     /// The shape placed by `xf` within its own frame: every point `p` moved to `xf · p` (a rigid
     /// motion; a convex shape stays the same kind of shape).
-    #[must_use]
-    pub fn transformed(&self, xf: &Transform) -> Shape {
-        match self {
-            Shape::Circle(c) => Shape::Circle(
-                Circle::with_center(xf.transform_point(c.center()), c.radius())
-                    .expect("a moved circle stays valid"),
-            ),
+    ///
+    /// Errors: the moved shape leaves the range a shape may occupy (a circle's or capsule's centre
+    /// beyond ±1e5 m of its origin, `MAX_LENGTH`) or `xf` is not finite.
+    pub fn transformed(&self, xf: &Transform) -> Result<Shape, ShapeError> {
+        Ok(match self {
+            Shape::Circle(c) => Shape::Circle(Circle::with_center(
+                xf.transform_point(c.center()),
+                c.radius(),
+            )?),
             // (`with_radius`: a segment is a capsule of radius 0, which `Capsule::new` refuses.)
-            Shape::Capsule(c) => Shape::Capsule(
-                Capsule::with_radius(
-                    xf.transform_point(c.a()),
-                    xf.transform_point(c.b()),
-                    c.radius(),
-                )
-                .expect("a moved capsule stays valid"),
-            ),
-            Shape::Polygon(p) => Shape::Polygon(p.transformed(xf)),
-            Shape::Compound(c) => Shape::Compound(
-                Compound::new(vec![(*xf, Shape::Compound(c.clone()))])
-                    .expect("a moved compound stays valid"),
-            ),
-        }
+            Shape::Capsule(c) => Shape::Capsule(Capsule::with_radius(
+                xf.transform_point(c.a()),
+                xf.transform_point(c.b()),
+                c.radius(),
+            )?),
+            Shape::Polygon(p) => {
+                if !xf.is_finite() {
+                    return Err(ShapeError::NonFinite {
+                        what: "transform".into(),
+                        value: xf.translation.x + xf.rotation.cos,
+                    });
+                }
+                Shape::Polygon(p.transformed(xf))
+            }
+            Shape::Compound(c) => {
+                Shape::Compound(Compound::new(vec![(*xf, Shape::Compound(c.clone()))])?)
+            }
+        })
     }
 
     /// The shape moved by `offset` metres within its own frame (every point shifted).
-    #[must_use]
-    pub fn translated(&self, offset: Vec2) -> Shape {
-        match self {
-            Shape::Circle(c) => Shape::Circle(
-                Circle::with_center(c.center() + offset, c.radius())
-                    .expect("a shifted circle stays valid"),
-            ),
-            Shape::Capsule(c) => Shape::Capsule(
-                Capsule::with_radius(c.a() + offset, c.b() + offset, c.radius())
-                    .expect("a shifted capsule stays valid"),
-            ),
-            Shape::Polygon(p) => {
-                Shape::Polygon(p.transformed(&Transform::from_translation(offset)))
-            }
-            Shape::Compound(c) => Shape::Compound(
-                Compound::new(vec![(
-                    Transform::from_translation(offset),
-                    Shape::Compound(c.clone()),
-                )])
-                .expect("a shifted compound stays valid"),
-            ),
-        }
+    ///
+    /// Errors: as [`Shape::transformed`].
+    pub fn translated(&self, offset: Vec2) -> Result<Shape, ShapeError> {
+        self.transformed(&Transform::from_translation(offset))
     }
 
     /// The shape flipped in x (x → −x, a horizontal sprite flip), winding kept counter-clockwise.

@@ -231,9 +231,19 @@ impl ConvexPolygon {
         Self::from_ccw_unchecked(&pts)
     }
 
-    /// This polygon with a rounding radius (metres, ≥ 0): the core grown by `radius` everywhere.
+    /// This polygon with a rounding radius (metres: 0 for sharp corners, else between 1e-4 and
+    /// 1e5): the core grown by `radius` everywhere.
     pub fn with_radius(mut self, radius: Real) -> Result<Self, ShapeError> {
         check_non_negative("rounding radius", radius)?;
+        if radius != 0.0
+            && !(crate::constants::MIN_LENGTH..=crate::constants::MAX_LENGTH).contains(&radius)
+        {
+            return Err(ShapeError::OutOfRange {
+                what: "rounding radius".into(),
+                value: radius,
+                expected: "0 (sharp corners) or between 1e-4 m and 1e5 m (MIN_LENGTH, MAX_LENGTH)",
+            });
+        }
         self.radius = radius;
         Ok(self)
     }
