@@ -479,11 +479,22 @@ fn the_html_replay_holds_the_run_and_needs_nothing_else() {
 
 /// One HTTP/1.0 request; the status code and the body.
 fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
+    http_with(
+        addr,
+        method,
+        path,
+        body,
+        &format!("Host: {addr}\r\nContent-Type: application/json\r\n"),
+    )
+}
+
+/// An HTTP/1.0 request with the given header lines (each ending in CRLF).
+fn http_with(addr: &str, method: &str, path: &str, body: &str, headers: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
     write!(
         s,
-        "{method} {path} HTTP/1.0\r\nHost: {addr}\r\nContent-Length: {}\r\n\r\n{body}",
+        "{method} {path} HTTP/1.0\r\n{headers}Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
     .unwrap();
@@ -495,6 +506,80 @@ fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
         .map_or("", |(_, b)| b)
         .to_string();
     (status, body)
+}
+
+/// The hardening review's hostile clients: another site's page (a cross-origin command, a
+/// `text/plain` "simple" post, a WebSocket upgrade from another origin), a DNS-rebound name, and
+/// the segment scene that used to kill the server through `load_text`. Each is refused or
+/// answered, and the server keeps serving.
+#[test]
+fn serve_obeys_only_its_own_page_and_survives_what_used_to_kill_it() {
+    let server = serve();
+    let addr = server.addr.as_str();
+    let port = addr.rsplit_once(':').unwrap().1;
+    let own = format!("Host: {addr}\r\n");
+    let fire = r#"{"cmd":"fire","from":[-3,1],"to":[-2,1],"radius":0.05,"speed":100}"#;
+    let fired = || -> u64 {
+        let state: serde_json::Value =
+            serde_json::from_str(&http(addr, "GET", "/api/state", "").1).unwrap();
+        state["bullets_fired"].as_u64().unwrap()
+    };
+    for (headers, status, says) in [
+        (
+            format!("{own}Origin: http://evil.example\r\nContent-Type: application/json\r\n"),
+            403,
+            "another site",
+        ),
+        (
+            format!("{own}Content-Type: text/plain\r\n"),
+            415,
+            "application/json",
+        ),
+        (
+            format!("{own}Origin: http://evil.example\r\nContent-Type: text/plain\r\n"),
+            403,
+            "another site",
+        ),
+        (
+            format!("Host: rebound.example:{port}\r\nContent-Type: application/json\r\n"),
+            403,
+            "Host",
+        ),
+        (
+            format!("{own}Origin: null\r\nContent-Type: application/json\r\n"),
+            403,
+            "another site",
+        ),
+    ] {
+        let (got, body) = http_with(addr, "POST", "/api/command", fire, &headers);
+        assert_eq!(got, status, "{headers:?}: {body}");
+        assert!(body.contains(says), "{headers:?}: {body}");
+    }
+    assert_eq!(fired(), 0, "no refused command was obeyed");
+    // The page's own origin (and clients without one) are obeyed.
+    let page = format!("{own}Origin: http://{addr}\r\nContent-Type: application/json\r\n");
+    assert_eq!(http_with(addr, "POST", "/api/command", fire, &page).0, 200);
+    let local = format!("Host: localhost:{port}\r\nOrigin: http://localhost:{port}\r\nContent-Type: application/json\r\n");
+    assert_eq!(http_with(addr, "POST", "/api/command", fire, &local).0, 200);
+    assert_eq!(fired(), 2);
+    // A WebSocket upgrade from another site is refused before any frame is sent.
+    let upgrade = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    let (got, body) = http_with(
+        addr,
+        "GET",
+        "/ws",
+        "",
+        &format!("{own}Origin: http://evil.example\r\n{upgrade}"),
+    );
+    assert_eq!(got, 403, "{body}");
+    // The segment placed at an offset (the crash a page could trigger) now loads.
+    let scene = r#"{"bodies":[{"kind":"static","position":[0,0],
+        "shape":{"type":"rectangle","half_extents":[0.5,0.5]},
+        "shapes":[{"shape":{"type":"segment","a":[-1,0],"b":[-1,1]},"offset":[0.2,-0.2],"angle":0.4}]}]}"#;
+    let command = serde_json::json!({"cmd": "load_text", "text": scene}).to_string();
+    assert_eq!(http(addr, "POST", "/api/command", &command).0, 200);
+    let (got, _) = http(addr, "GET", "/api/state", "");
+    assert_eq!(got, 200, "the server still answers");
 }
 
 #[test]

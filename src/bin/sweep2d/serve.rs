@@ -315,6 +315,112 @@ fn scene_text(name: &str) -> Option<String> {
         .map(|(_, t)| (*t).to_string())
 }
 
+/// The simulation, even if a thread panicked while holding it (its panic was caught and reported;
+/// see `run_command` and `simulate`): one failed command must not take the server down.
+fn lock(sim: &Mutex<Sim>) -> std::sync::MutexGuard<'_, Sim> {
+    sim.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs a page command; a panic inside it (a bug) is caught, the scene is rebuilt from its text,
+/// and the page gets the message instead of a server that stopped answering.
+fn run_command(sim: &Mutex<Sim>, c: &serde_json::Value) -> Result<(), String> {
+    let mut s = lock(sim);
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.command(c))) {
+        Ok(outcome) => outcome,
+        Err(panic) => {
+            let what = panic_message(&panic);
+            let (scene, source) = (s.scene.clone(), s.source.clone());
+            let _ = s.replace(&scene, &source);
+            let message = format!("internal error in the command ({what}); the scene was reset");
+            s.error = Some(message.clone());
+            Err(message)
+        }
+    }
+}
+
+/// The text of a caught panic.
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+/// Why a request that did not come from the testbed's own page is refused, if it is (status,
+/// message). The server obeys only its page: a `Host` that is not this machine's address or
+/// `localhost` (a page from another site whose name was rebound to loopback), an `Origin` of
+/// another site on a command or a WebSocket upgrade (any page the user has open may send those),
+/// and a command that is not `application/json` (a cross-site form or `text/plain` post, which
+/// browsers send without asking) are refused. Clients that send no `Origin` (scripts, `curl`)
+/// are not browsers' cross-site requests and are served.
+fn refusal(request: &tiny_http::Request, port: u16) -> Option<(u16, String)> {
+    let header = |name: &'static str| {
+        request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().to_string())
+    };
+    if let Some(host) = header("Host") {
+        if !own_host(&host, port) {
+            return Some((
+                403,
+                format!(
+                    "refused: the Host {host:?} is not this testbed's address (open it by its IP \
+                     address or as localhost, port {port})"
+                ),
+            ));
+        }
+    }
+    let url = request.url();
+    let command = *request.method() == tiny_http::Method::Post && url == "/api/command";
+    if command || url == "/ws" {
+        if let Some(origin) = header("Origin") {
+            let own = origin
+                .strip_prefix("http://")
+                .is_some_and(|host| own_host(host, port));
+            if !own {
+                return Some((
+                    403,
+                    format!("refused: a request from another site ({origin:?}) cannot drive the testbed"),
+                ));
+            }
+        }
+    }
+    if command {
+        let json = header("Content-Type").is_some_and(|t| {
+            t.split(';')
+                .next()
+                .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
+        });
+        if !json {
+            return Some((
+                415,
+                "refused: a command is a JSON body sent as Content-Type: application/json".into(),
+            ));
+        }
+    }
+    None
+}
+
+/// Whether `host` (a `Host` header or an origin's host: name or IP, then `:port` unless it is 80)
+/// names this server: an IP address or `localhost`, at `port`.
+fn own_host(host: &str, port: u16) -> bool {
+    let (name, given) = match host.rsplit_once(':') {
+        Some((name, p))
+            if !name.ends_with(':') && (host.starts_with('[') == name.ends_with(']')) =>
+        {
+            (name, p.parse::<u16>().ok())
+        }
+        _ => (host, Some(80)),
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    given == Some(port)
+        && (name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok())
+}
+
 fn json_response(status: u16, body: String) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
     tiny_http::Response::from_string(body)
         .with_status_code(status)
@@ -330,7 +436,7 @@ fn simulate(sim: Arc<Mutex<Sim>>) {
     let mut next = Instant::now();
     loop {
         let (dt, speed, paused) = {
-            let s = sim.lock().expect("the simulation lock");
+            let s = lock(&sim);
             (s.world.config().dt, s.speed, s.paused)
         };
         let period = Duration::from_secs_f64(dt / speed);
@@ -340,7 +446,17 @@ fn simulate(sim: Arc<Mutex<Sim>>) {
             continue;
         }
         if !paused {
-            sim.lock().expect("the simulation lock").step();
+            let mut s = lock(&sim);
+            if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.step()))
+            {
+                // A bug in a step: reported and paused, never a dead simulation thread.
+                s.error = Some(format!(
+                    "internal error in a step ({})",
+                    panic_message(&panic)
+                ));
+                s.paused = true;
+                s.version += 1;
+            }
         }
         // Never try to catch up by more than a step: a slow scene runs slower than real time.
         next = (next + period).max(Instant::now());
@@ -358,7 +474,7 @@ fn stream_frames(sim: Arc<Mutex<Sim>>, stream: Box<dyn tiny_http::ReadWrite + Se
         // A frame when something changed, and a ping now and then while nothing does, so that
         // a page that went away is noticed (the send fails) and its thread ends.
         let frame = {
-            let s = sim.lock().expect("the simulation lock");
+            let s = lock(&sim);
             (s.version != sent).then(|| (s.version, s.frame()))
         };
         let message = match frame {
@@ -402,8 +518,16 @@ pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result
         let sim = Arc::clone(&sim);
         std::thread::spawn(move || simulate(sim));
     }
+    let port = server.server_addr().to_ip().map_or(port, |a| a.port());
     for mut request in server.incoming_requests() {
         let url = request.url().to_string();
+        if let Some((status, message)) = refusal(&request, port) {
+            let reply = serde_json::json!({"ok": false, "error": message}).to_string();
+            if let Err(e) = request.respond(json_response(status, reply)) {
+                eprintln!("sweep2d serve: answering {url}: {e}");
+            }
+            continue;
+        }
         let method = request.method().clone();
         let result = match (method, url.as_str()) {
             (tiny_http::Method::Get, "/") => request.respond(
@@ -419,7 +543,7 @@ pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result
                 request.respond(json_response(200, serde_json::json!(names).to_string()))
             }
             (tiny_http::Method::Get, "/api/state") => {
-                let state = sim.lock().expect("the simulation lock").state(true);
+                let state = lock(&sim).state(true);
                 request.respond(json_response(200, state.to_string()))
             }
             (tiny_http::Method::Post, "/api/command") => {
@@ -435,7 +559,7 @@ pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result
                     }
                     Ok(_) => serde_json::from_str::<serde_json::Value>(&body)
                         .map_err(|e| format!("the command is not JSON: {e}"))
-                        .and_then(|c| sim.lock().expect("the simulation lock").command(&c)),
+                        .and_then(|c| run_command(&sim, &c)),
                 };
                 let (status, reply) = match outcome {
                     Ok(()) => (200, serde_json::json!({"ok": true})),
