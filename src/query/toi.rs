@@ -42,8 +42,10 @@ pub struct ToiOptions {
     /// Gap (metres, ≥ 0) at which the shapes count as meeting: 0 for touching; a solver may ask to
     /// stop a little short. Default 0.
     pub target_separation: Real,
-    /// Iteration budget (≥ 1). Default [`TOI_MAX_ITERATIONS`]. When it runs out the query returns
-    /// the last safe time with [`ToiStatus::BudgetExhausted`].
+    /// Iteration budget (≥ 1). Default [`TOI_MAX_ITERATIONS`]. The rotating method grows it by
+    /// an eighth for each full turn the two shapes make together over the motion (a spinning shape
+    /// comes close to the other about twice a turn). When it runs out the query returns the last safe
+    /// time with [`ToiStatus::BudgetExhausted`].
     pub max_iterations: u32,
 }
 
@@ -761,7 +763,8 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
     // by any rotation) first reach the other piece: nothing touches earlier. Exact, and for fast
     // spinners it lands within a fraction of a turn of the contact.
     let mut t: Real = rotation_free_start(a, b, reach, options)?;
-    for iteration in 0..options.max_iterations {
+    let budget = rotating_budget(options.max_iterations, a.motion.angular, b.motion.angular);
+    for iteration in 0..budget {
         let (xa, xb) = (a.pose_at(t), b.pose_at(t));
         // The cheap SAT bound while it is far from the target; the exact gap once it is close.
         let bound = separation_bound(a.shape, &xa, b.shape, &xb)
@@ -824,9 +827,26 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
         b,
         t,
         ToiStatus::BudgetExhausted,
-        options.max_iterations,
+        budget,
         options,
     ))
+}
+
+/// Full turns of the pair over the step per extra budget: conservative advancement's budget grows
+/// by `max_iterations / TURNS_PER_BUDGET` for each full turn the two pieces make together. A
+/// spinning piece can bring a feature close to the other piece (and so slow the advancement down)
+/// about twice a turn, so the work a query needs grows with the turns. At ±100π rad a step (50
+/// turns) a thin plank against a box needed up to 235 iterations where 128 were allowed
+/// (`docs/continuous.md`).
+const TURNS_PER_BUDGET: Real = 8.0;
+
+/// The rotating method's budget: `max_iterations` more by an eighth for each full turn the two
+/// pieces make together over the step (`turn_a`, `turn_b`: radians).
+fn rotating_budget(max_iterations: u32, turn_a: Real, turn_b: Real) -> u32 {
+    let turns = ((turn_a.abs() + turn_b.abs()) / core::f64::consts::TAU).ceil();
+    let scaled = Real::from(max_iterations) * (1.0 + turns / TURNS_PER_BUDGET);
+    // (Motions are finite; saturate all the same.)
+    scaled.min(Real::from(u32::MAX)) as u32
 }
 
 #[cfg(test)]
