@@ -426,6 +426,17 @@ fn fast_thin_shapes_never_tunnel() {
 /// bound and a budget of 64), and each time of impact is never later than the brute-force first
 /// contact (checked on the first 40 hits, where the reference is conclusive) and leaves the boxes
 /// apart by at most the tolerance.
+/// A seeded xorshift64* stream of uniform numbers in `[lo, hi)`, the same draws on every run.
+fn uniform(mut seed: u64) -> impl FnMut(f64, f64) -> f64 {
+    move |lo, hi| {
+        seed ^= seed >> 12;
+        seed ^= seed << 25;
+        seed ^= seed >> 27;
+        let u = (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
+        lo + (hi - lo) * u
+    }
+}
+
 /// Every pair of a box, a thin plank (2 m × 5 cm), an octagon, a capsule and a disc, each turning
 /// up to ±3, ±30 and ±100π rad over the step while they close: no query runs out of its budget
 /// (the rotating method's grows with the turns; 128 flat let a plank against a box exhaust it at
@@ -439,14 +450,7 @@ fn queries_of_every_shape_pair_spinning_up_to_fifty_turns_a_step_never_run_out_o
         Shape::capsule(Vec2::new(-0.4, 0.0), Vec2::new(0.4, 0.0), 0.2).unwrap(),
         Shape::circle(0.3).unwrap(),
     ];
-    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = |lo: f64, hi: f64| {
-        seed ^= seed >> 12;
-        seed ^= seed << 25;
-        seed ^= seed >> 27;
-        let u = (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
-        lo + (hi - lo) * u
-    };
+    let mut next = uniform(0x9e37_79b9_7f4a_7c15);
     let mut hits = 0;
     for spin in [3.0, 30.0, 100.0 * PI] {
         for a in &shapes {
@@ -485,14 +489,7 @@ fn queries_of_every_shape_pair_spinning_up_to_fifty_turns_a_step_never_run_out_o
 #[test]
 fn box_box_queries_spinning_up_to_fifty_turns_a_step_finish_within_the_default_budget() {
     let b = Shape::rectangle(0.5, 0.5).unwrap();
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = |lo: f64, hi: f64| {
-        seed ^= seed >> 12;
-        seed ^= seed << 25;
-        seed ^= seed >> 27;
-        let u = (seed.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64;
-        lo + (hi - lo) * u
-    };
+    let mut next = uniform(0x2545_f491_4f6c_dd1d);
     let (mut hits, mut checked) = (0, 0);
     for _ in 0..2048 {
         let dir = Vec2::from_angle(next(-PI, PI));
