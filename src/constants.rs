@@ -116,3 +116,6 @@ pub const MAX_GRAVITY: Real = 1e4;
 pub const MAX_DT: Real = 1.0;
 /// Most substeps per step.
 pub const MAX_SUBSTEPS: u32 = 64;
+
+/// How far (relative) the length of a given rotation's `(cos, sin)` may be from 1.
+pub(crate) const ROTATION_TOLERANCE: Real = 1e-9;

@@ -13,9 +13,6 @@ use crate::math::Vec2;
 use crate::math::{Real, Transform};
 use crate::shape::{Shape, ShapeError};
 
-/// How far (relative) the length of a given rotation's `(cos, sin)` may be from 1.
-pub(crate) const ROTATION_TOLERANCE: Real = 1e-9;
-
 /// How a body moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -793,7 +790,7 @@ pub(crate) fn check_transform(body: &str, transform: &Transform) -> Result<(), B
         check_finite(body, name, v)?;
     }
     let length = crate::trig::length(transform.rotation.cos, transform.rotation.sin);
-    if (length - 1.0).abs() > ROTATION_TOLERANCE {
+    if (length - 1.0).abs() > crate::constants::ROTATION_TOLERANCE {
         return Err(BodyError::InvalidRotation {
             body: body.to_string(),
             cos: transform.rotation.cos,

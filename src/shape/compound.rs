@@ -100,7 +100,7 @@ impl Compound {
                 });
             }
             let length = crate::trig::length(xf.rotation.cos, xf.rotation.sin);
-            if (length - 1.0).abs() > crate::dynamics::body::ROTATION_TOLERANCE {
+            if (length - 1.0).abs() > crate::constants::ROTATION_TOLERANCE {
                 return Err(ShapeError::OutOfRange {
                     what: format!("the length of piece {i}'s rotation (cos, sin)"),
                     value: length,

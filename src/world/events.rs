@@ -1,6 +1,6 @@
 //! Events a step reports: contacts beginning and ending, and impacts found by the continuous pass.
 
-use super::step::Clock;
+use super::clock::Clock;
 use crate::dynamics::{BodyId, ShapeId};
 use crate::math::Real;
 use crate::math::Vec2;

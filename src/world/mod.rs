@@ -15,6 +15,7 @@
 //! unchanged on error.
 
 mod body_set;
+mod clock;
 mod config;
 mod contact_set;
 mod continuous;
@@ -55,8 +56,9 @@ const FORCE_RANGE: &str = "at most 1e15 in magnitude (MAX_FORCE; N, N·m or N·s
 use crate::dynamics::{Body, BodyDef, BodyError, BodyId, BodyKind};
 use crate::math::{Real, Transform, Vec2};
 use body_set::BodySet;
+use clock::Clock;
 use contact_set::ContactSet;
-use step::{Clock, StepBuffers};
+use step::StepBuffers;
 
 /// A 2D rigid-body world with continuous collision. See the module notes.
 #[derive(Clone, Debug)]

@@ -20,9 +20,9 @@
 //! shapes. Removing a body or shape drops its overlaps without events.
 
 use super::body_set::BodySet;
+use super::clock::Clock;
 use super::events::{SensorEvent, StepEvents};
 use super::proxy_type;
-use super::step::Clock;
 use crate::broadphase::BroadPhase;
 use crate::dynamics::{Body, ShapeId};
 use crate::math::{Real, Transform};

@@ -13,7 +13,7 @@
 //! that wrote it.
 
 use super::{body_set::BodySet, contact_set::ContactSet, events::StepEvents, joints::JointSet};
-use super::{sensors::SensorOverlaps, step::Clock, World, WorldConfig};
+use super::{clock::Clock, sensors::SensorOverlaps, World, WorldConfig};
 use crate::broadphase::BroadPhase;
 use serde::{Deserialize, Serialize};
 

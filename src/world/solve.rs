@@ -14,12 +14,12 @@
 //! ```
 
 use super::body_set::BodySet;
+use super::clock::Clock;
 use super::contact_set::ContactSet;
 use super::events::JointEvent;
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, PreSolve, Verdicts};
 use super::joints::{step_frames, JointSet};
-use super::step::{Clock, StepBuffers};
 use super::WorldConfig;
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::joint_solver::{JointConstraint, JointKind};
@@ -70,14 +70,13 @@ pub(super) fn solve(
     bodies: &mut BodySet,
     contacts: &mut ContactSet,
     joints: &mut JointSet,
-    buffers: &mut StepBuffers,
+    (solver, verdicts, angles): (&mut SolverBuffers, &mut Verdicts, &mut Vec<Real>),
     events: &mut StepEvents,
     clock: &Clock,
     hooks: Option<&mut (dyn ContactHooks + '_)>,
 ) {
-    let solver = &mut buffers.solver;
     gather_states(config, bodies, solver);
-    let hooked = hooks.map(|h| (h, &mut buffers.verdicts));
+    let hooked = hooks.map(|h| (h, verdicts));
     build_constraints(contacts, bodies, solver, hooked);
     build_joints(config, joints, bodies, solver);
     find_pinned(contacts, bodies, solver);
@@ -100,7 +99,7 @@ pub(super) fn solve(
     store_impulses(&solver.constraints, contacts);
     store_joints(config, joints, bodies, solver, events, clock);
     report_meetings(&solver.constraints, contacts, bodies, events, clock);
-    finalize_poses(bodies, solver, &mut buffers.angles);
+    finalize_poses(bodies, solver, angles);
 }
 
 /// One state per moving body, in storage order after the shared static entry.

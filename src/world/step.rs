@@ -23,6 +23,7 @@
 //! constraint lets them close the gap, no more); every other pair is the continuous pass's.
 
 use super::body_set::BodySet;
+use super::clock::Clock;
 use super::contact_set::ContactSet;
 use super::continuous::{deep_inside, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
 use super::events::StepEvents;
@@ -38,18 +39,6 @@ use crate::constants::SPECULATIVE_DISTANCE;
 use crate::dynamics::body::PairFilter;
 use crate::dynamics::contact::PairContact;
 use crate::math::{Real, Vec2};
-
-/// Where the world is in time.
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Clock {
-    /// Steps run.
-    pub step: u64,
-    /// Simulated time at the start of the current step (seconds).
-    pub time: Real,
-    /// Real time accumulated by `advance` and not yet simulated (seconds).
-    pub accumulator: Real,
-}
 
 /// Per-step working buffers, kept between steps so a step allocates nothing once they have grown.
 #[derive(Clone, Debug, Default)]
@@ -103,7 +92,11 @@ impl World {
             bodies,
             contacts,
             joints,
-            buffers,
+            (
+                &mut buffers.solver,
+                &mut buffers.verdicts,
+                &mut buffers.angles,
+            ),
             events,
             clock,
             hooks.as_deref_mut(),

@@ -68,12 +68,6 @@ pub(super) enum GroupJointKind {
     Across { n: Vec2, angular: bool },
 }
 
-/// Bounces a pair may have in a row at one place (see `ContinuousPass::impacts_in_row`) before
-/// the group settles it inelastically: a body pressed between two others (a crate between a
-/// bullet and a wall) otherwise bounces between them again and again at the same moment. A pair
-/// that travels on between its bounces (a ball between two walls) bounces as often as it meets.
-pub(super) const MAX_BOUNCES_PER_PAIR: u32 = 2;
-
 /// Largest condition estimate (`k11² / det K`) of a two-point contact's matrix that is solved
 /// as a block (`GroupTable::solve_two_points`); past it the points are solved one by one. As
 /// Box2D v2.4's block solver.

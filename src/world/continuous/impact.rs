@@ -2,8 +2,8 @@
 //! threshold, Coulomb friction, inelastic where Newton's restitution would add energy), new
 //! segments for the rest of the step, re-sweeps. Past the impact budget the bodies are held.
 
-use super::group::{GroupContact, GroupPoint, MAX_BOUNCES_PER_PAIR};
-use super::schedule::bounces;
+use super::group::{GroupContact, GroupPoint};
+use super::schedule::{bounces, MAX_BOUNCES_PER_PAIR};
 use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::dynamics::contact_math::bodies_relative_velocity;
 use crate::math::{Real, Transform, Vec2};
@@ -143,7 +143,7 @@ impl ContinuousPass<'_> {
             // The depth the final check steps in at, not the slop: a pair closing to between
             // the two by the end of the step was let through here and then held by the check
             // (a 59 m/s bullet meeting a wall at 0.995 of the step lost its whole step).
-            PendingKind::Contact => super::verify::VERIFY_DEPTH,
+            PendingKind::Contact => super::VERIFY_DEPTH,
             PendingKind::Deep => DEEP_IMPACT_TOLERANCE,
             PendingKind::Verified => -1.0, // the final check saw it overlap: always resolve
         };

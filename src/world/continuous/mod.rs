@@ -37,12 +37,12 @@ mod squeeze;
 mod verify;
 
 use super::body_set::BodySet;
+use super::clock::Clock;
 use super::contact_set::ContactSet;
 use super::contact_set::{pair_key, PairHasher, PairMap, PairSet};
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
-use super::step::Clock;
 use super::WorldConfig;
 use crate::broadphase::BroadPhase;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
@@ -53,6 +53,11 @@ use crate::query::{Motion, Toi};
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::BuildHasherDefault;
+
+/// Depth (metres) at which the final check (`verify.rs`) steps in: a little inside the slop, so that what the
+/// resolution leaves (a fast-turning pair's time of impact at a penetrating target is only
+/// conservative to within tens of micrometres) still ends within the slop.
+pub(super) const VERIFY_DEPTH: Real = 0.9 * LINEAR_SLOP;
 
 /// Overlap (metres) at which the continuous pass steps in for a pair that was touching at the
 /// start of its motion and presses deeper (a spinning body swinging its far end through a

@@ -9,11 +9,9 @@
 //! end of the step; otherwise it is watched for pressing past `DEEP_IMPACT_DEPTH`.
 
 use super::axis::{depth, gap_floor, Drift};
-use super::group::MAX_BOUNCES_PER_PAIR;
-use super::verify::VERIFY_DEPTH;
 use super::{
     CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
-    DEEP_IMPACT_TOLERANCE,
+    DEEP_IMPACT_TOLERANCE, VERIFY_DEPTH,
 };
 use crate::broadphase::BroadPhase;
 use crate::constants::LINEAR_SLOP;
@@ -45,6 +43,12 @@ use std::cmp::Reverse;
 /// not capped: a fast pair sliding along each other needs many small impacts (capping them at 64
 /// held bodies in 5.0% of random collisions instead of 3.0%).
 pub(super) const MAX_IMPACTS_PER_PAIR: u32 = 128;
+
+/// Bounces a pair may have in a row at one place (see `ContinuousPass::impacts_in_row`) before
+/// the group settles it inelastically: a body pressed between two others (a crate between a
+/// bullet and a wall) otherwise bounces between them again and again at the same moment. A pair
+/// that travels on between its bounces (a ball between two walls) bounces as often as it meets.
+pub(super) const MAX_BOUNCES_PER_PAIR: u32 = 2;
 
 /// Fraction of a body's extent (the distance from its centre of mass to its boundary) that the
 /// other body may move into it in a step the solver owns: with half, neither centre of mass can
@@ -262,7 +266,7 @@ impl ContinuousPass<'_> {
     /// than `LINEAR_SLOP` at that speed between them (a body squeezed between two others bounces
     /// between them again and again at one instant; a bar grinding along another meets it again
     /// and again); a pair that travelled on since its last impact (a ball between two walls, any
-    /// number of times a step) starts a new row. Read by `group::MAX_BOUNCES_PER_PAIR` and
+    /// number of times a step) starts a new row. Read by `MAX_BOUNCES_PER_PAIR` and
     /// `impact::MAX_IMPACTS_BEFORE_JOINING`.
     pub(super) fn impacts_in_row(&self, a: u32, b: u32, t: Real, speed: Real) -> u32 {
         in_row(self.row_of(a, b), t, speed, self.config.dt)
@@ -600,7 +604,7 @@ pub(super) enum Sweep {
     /// deeper query might see differently).
     Clear,
     /// Nothing to queue, and the pair never overlaps past the final check's least depth
-    /// (`verify::VERIFY_DEPTH`): it touches but neither closes fast nor presses past the deep
+    /// (`VERIFY_DEPTH`): it touches but neither closes fast nor presses past the deep
     /// target, which lies within that depth (found without chain ghosts).
     Shallow,
     /// Nothing to queue: the pair touches but neither closes fast nor presses past

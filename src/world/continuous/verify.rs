@@ -6,7 +6,7 @@
 //! Only if overlaps remain after `VERIFY_ROUNDS` rounds are those bodies held at the start of their
 //! segments: the last resort, which keeps the no-tunnelling guarantee but not momentum.
 
-use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE};
+use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE, VERIFY_DEPTH};
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::PairFilter;
 use crate::math::Real;
@@ -20,11 +20,6 @@ const VERIFY_ROUNDS: usize = 8;
 
 /// Rounds of holding (each holds what it finds; held bodies stand still).
 const HOLD_ROUNDS: usize = 8;
-
-/// Depth (metres) at which the final check steps in: a little inside the slop, so that what the
-/// resolution leaves (a fast-turning pair's time of impact at a penetrating target is only
-/// conservative to within tens of micrometres) still ends within the slop.
-pub(super) const VERIFY_DEPTH: Real = 0.9 * LINEAR_SLOP;
 
 /// Times the final check's query may carry on from a safe time when it runs out of iterations.
 const VERIFY_TOI_RESTARTS: usize = 16;
