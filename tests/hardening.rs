@@ -489,6 +489,20 @@ fn rounding_radii_and_piece_positions_are_held_to_their_ranges() {
         }
     }
     Shape::compound(vec![(Transform::new(v(1e5, -1e5), 0.3), piece.clone())]).unwrap();
+    // Moving a shape checks where it lands, whatever its kind.
+    for shape in [
+        piece.clone(),
+        Shape::circle(1.0).unwrap(),
+        Shape::segment(v(0.0, 0.0), v(1.0, 0.0)).unwrap(),
+    ] {
+        for to in [v(2e5, 0.0), v(f64::NAN, 0.0)] {
+            let moved = shape.transformed(&Transform::new(to, 0.3));
+            assert!(moved.is_err(), "{shape:?} to {to:?}: {moved:?}");
+        }
+        shape
+            .transformed(&Transform::new(v(9e4, 0.0), 0.3))
+            .unwrap();
+    }
 
     // In range one by one, out of range together: a heavy compound far out on one side moves the
     // centre of mass so far that the body's circle, measured from it, lies beyond ±1e5 m.

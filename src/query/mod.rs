@@ -172,25 +172,13 @@ pub(crate) fn for_each_piece_pair(
     // The pieces of A that can meet B at all, and for each the pieces of B near it: through the
     // compounds' piece indices where they have them (`shape/piece_index.rs`), which return a
     // superset of what the box test below passes, in increasing order, so the calls are exactly
-    // those of a pass over every pair, in the same order.
-    if a.is_convex() {
-        // One piece on A's side: B's pieces near it directly (B's whole box, the union of all its
-        // pieces' boxes, would cost a pass over a large compound for nothing).
-        let box_a = a.aabb(xa).grown(margin);
-        with_indices(|_, inner| {
-            pieces_meeting(b, xb, &box_a, inner, &mut |sb, xsb, ib| {
-                if box_a.overlaps(&sb.aabb(xsb)) {
-                    f(a, xa, sb, xsb, 0, ib);
-                }
-            });
-        });
-        return;
-    }
-    let near_b = b.aabb(xb).grown(margin);
+    // those of a pass over every pair, in the same order. B's whole box (a pass over all of B's
+    // pieces) is made only to ask A's index.
+    let near_b = indexed(a).then(|| b.aabb(xb).grown(margin));
     with_indices(|outer, inner| {
-        pieces_meeting(a, xa, &near_b, outer, &mut |sa, xsa, ia| {
+        pieces_meeting(a, xa, near_b.as_ref(), outer, &mut |sa, xsa, ia| {
             let box_a = sa.aabb(xsa).grown(margin);
-            pieces_meeting(b, xb, &box_a, inner, &mut |sb, xsb, ib| {
+            pieces_meeting(b, xb, Some(&box_a), inner, &mut |sb, xsb, ib| {
                 if box_a.overlaps(&sb.aabb(xsb)) {
                     f(sa, xsa, sb, xsb, ia, ib);
                 }
@@ -199,18 +187,23 @@ pub(crate) fn for_each_piece_pair(
     });
 }
 
+/// Whether `s` is a compound with a piece index (`shape/piece_index.rs`).
+fn indexed(s: &Shape) -> bool {
+    matches!(s, Shape::Compound(c) if c.index.is_built())
+}
+
 /// Calls `f` with each convex piece of `s` placed at `x` that may have a world box meeting `near`
-/// (every piece, unless `s` is a compound with a piece index), in increasing order. `scratch`
-/// holds the candidates meanwhile.
+/// (every piece, unless `s` is a compound with a piece index and `near` is given), in increasing
+/// order. `scratch` holds the candidates meanwhile.
 fn pieces_meeting(
     s: &Shape,
     x: &Transform,
-    near: &Aabb,
+    near: Option<&Aabb>,
     scratch: &mut Vec<u32>,
     f: &mut dyn FnMut(&Shape, &Transform, usize),
 ) {
-    match s {
-        Shape::Compound(c) if c.index.is_built() => {
+    match (s, near) {
+        (Shape::Compound(c), Some(near)) if c.index.is_built() => {
             scratch.clear();
             c.index.query(&local_box(near, x), scratch);
             for &i in scratch.iter() {
@@ -372,7 +365,6 @@ pub(crate) fn gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transfo
     }
     // A compound with a piece index against a convex shape: its subtrees farther from the shape
     // (box against box, in the compound's frame) than the least gap found so far cannot lower it.
-    let indexed = |s: &Shape| matches!(s, Shape::Compound(c) if c.index.is_built());
     if indexed(b) && a.is_convex() {
         return gap_lower_bound(b, xb, a, xa);
     }

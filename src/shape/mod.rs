@@ -273,8 +273,8 @@ impl Shape {
     /// The shape placed by `xf` within its own frame: every point `p` moved to `xf · p` (a rigid
     /// motion; a convex shape stays the same kind of shape).
     ///
-    /// Errors: the moved shape leaves the range a shape may occupy (a circle's or capsule's centre
-    /// beyond ±1e5 m of its origin, `MAX_LENGTH`) or `xf` is not finite.
+    /// Errors: the moved shape leaves the range a shape may occupy (a circle's centre, a capsule's
+    /// or a polygon's points beyond ±1e5 m of its origin, `MAX_LENGTH`) or `xf` is not finite.
     pub fn transformed(&self, xf: &Transform) -> Result<Shape, ShapeError> {
         Ok(match self {
             Shape::Circle(c) => Shape::Circle(Circle::with_center(
@@ -288,13 +288,10 @@ impl Shape {
                 c.radius(),
             )?),
             Shape::Polygon(p) => {
-                if !xf.is_finite() {
-                    return Err(ShapeError::NonFinite {
-                        what: "transform".into(),
-                        value: xf.translation.x + xf.rotation.cos,
-                    });
-                }
-                Shape::Polygon(p.transformed(xf))
+                // The constructors' check of the points: finite and within range.
+                let moved = p.transformed(xf);
+                error::check_points_finite(moved.vertices())?;
+                Shape::Polygon(moved)
             }
             Shape::Compound(c) => {
                 Shape::Compound(Compound::new(vec![(*xf, Shape::Compound(c.clone()))])?)

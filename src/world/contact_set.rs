@@ -107,3 +107,22 @@ impl ContactSet {
         &mut self.contacts
     }
 }
+
+/// The row offsets of an adjacency by body key (`key_bound` rows) over the undirected `pairs`:
+/// `offsets[k]..offsets[k + 1]` is where body `k`'s partners go in a flat list of
+/// `offsets[key_bound]` entries (each pair counts once in each of its two rows).
+pub(crate) fn row_offsets(
+    offsets: &mut Vec<u32>,
+    key_bound: usize,
+    pairs: impl Iterator<Item = (u32, u32)>,
+) {
+    offsets.clear();
+    offsets.resize(key_bound + 1, 0);
+    for (a, b) in pairs {
+        offsets[a as usize + 1] += 1;
+        offsets[b as usize + 1] += 1;
+    }
+    for k in 0..key_bound {
+        offsets[k + 1] += offsets[k];
+    }
+}

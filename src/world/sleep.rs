@@ -23,7 +23,7 @@
 //! waking, so only the resting times are kept (at zero) and the islands are not built.
 
 use super::body_set::BodySet;
-use super::contact_set::ContactSet;
+use super::contact_set::{row_offsets, ContactSet};
 use super::events::StepEvents;
 use super::joints::JointSet;
 use super::WorldConfig;
@@ -197,14 +197,8 @@ pub(crate) fn wake_met_islands(
             .iter()
             .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b)))
     };
-    let mut offsets = vec![0u32; n + 1];
-    for (a, b) in touching().chain(jointed()) {
-        offsets[a as usize + 1] += 1;
-        offsets[b as usize + 1] += 1;
-    }
-    for k in 0..n {
-        offsets[k + 1] += offsets[k];
-    }
+    let mut offsets = Vec::new();
+    row_offsets(&mut offsets, n, touching().chain(jointed()));
     let mut fill = offsets.clone();
     let mut links = vec![0u32; offsets[n] as usize];
     for (a, b) in touching().chain(jointed()) {

@@ -186,6 +186,18 @@ fn joint_grid() -> SuiteScene {
     }
 }
 
+/// Box2D's pyramid: rows of boxes of half extent `a`, `base` in the bottom row and one fewer in
+/// each row above, the bottom row's first box at `(left + a, bottom + a)`.
+fn pyramid(base: usize, a: f64, left: f64, bottom: f64) -> impl Iterator<Item = BodySpec> {
+    (0..base).flat_map(move |i| {
+        let y = (2.0 * i as f64 + 1.0) * a + bottom;
+        (i..base).map(move |j| {
+            let x = (i as f64 + 1.0) * a + 2.0 * (j - i) as f64 * a + left;
+            dynamic([x, y], vec![square(a)])
+        })
+    })
+}
+
 fn large_pyramid() -> SuiteScene {
     let base = 100;
     let a = 0.5;
@@ -193,13 +205,7 @@ fn large_pyramid() -> SuiteScene {
         [0.0, -1.0],
         vec![offset_box(100.0, 1.0, [0.0, 0.0])],
     )];
-    for i in 0..base {
-        let y = (2.0 * i as f64 + 1.0) * a;
-        for j in i..base {
-            let x = (i as f64 + 1.0) * a + 2.0 * (j - i) as f64 * a - a * base as f64;
-            bodies.push(dynamic([x, y], vec![square(a)]));
-        }
-    }
+    bodies.extend(pyramid(base, a, -a * base as f64, 0.0));
     bodies.last_mut().expect("a top box").tracked = true;
     SuiteScene {
         name: "large_pyramid",
@@ -231,14 +237,7 @@ fn many_pyramids() -> SuiteScene {
         for c in 0..columns {
             let center_x =
                 -0.5 * ground_width + c as f64 * (base_width + 2.0 * extent) + 2.0 * extent;
-            for i in 0..base {
-                let y = (2.0 * i as f64 + 1.0) * extent + base_y;
-                for j in i..base {
-                    let x =
-                        (i as f64 + 1.0) * extent + 2.0 * (j - i) as f64 * extent + center_x - 0.5;
-                    bodies.push(dynamic([x, y], vec![square(extent)]));
-                }
-            }
+            bodies.extend(pyramid(base, extent, center_x - 0.5, base_y));
         }
     }
     SuiteScene {

@@ -408,15 +408,22 @@ fn refusal(request: &tiny_http::Request, port: u16) -> Option<(u16, String)> {
 /// Whether `host` (a `Host` header or an origin's host: name or IP, then `:port` unless it is 80)
 /// names this server: an IP address or `localhost`, at `port`.
 fn own_host(host: &str, port: u16) -> bool {
-    let (name, given) = match host.rsplit_once(':') {
-        Some((name, p))
-            if !name.ends_with(':') && (host.starts_with('[') == name.ends_with(']')) =>
-        {
-            (name, p.parse::<u16>().ok())
-        }
-        _ => (host, Some(80)),
+    // `[v6]`, `[v6]:port`, `name`, `name:port`.
+    let (name, port_text) = match host.strip_prefix('[') {
+        Some(bracketed) => match bracketed.split_once(']') {
+            Some((name, "")) => (name, None),
+            Some((name, rest)) => match rest.strip_prefix(':') {
+                Some(p) => (name, Some(p)),
+                None => return false,
+            },
+            None => return false,
+        },
+        None => match host.split_once(':') {
+            Some((name, p)) => (name, Some(p)),
+            None => (host, None),
+        },
     };
-    let name = name.trim_start_matches('[').trim_end_matches(']');
+    let given = port_text.map_or(Some(80), |p| p.parse::<u16>().ok());
     given == Some(port)
         && (name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok())
 }
@@ -613,4 +620,37 @@ pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::own_host;
+
+    /// IP addresses and `localhost` at the server's port are its own; names, other ports and
+    /// malformed hosts are not.
+    #[test]
+    fn own_hosts_are_ip_addresses_or_localhost_at_the_port() {
+        for host in [
+            "127.0.0.1:8080",
+            "LocalHost:8080",
+            "[::1]:8080",
+            "192.168.1.4:8080",
+        ] {
+            assert!(own_host(host, 8080), "{host}");
+        }
+        assert!(own_host("[::1]", 80) && own_host("localhost", 80));
+        for host in [
+            "evil.example:8080",
+            "127.0.0.1.nip.io:8080",
+            "127.0.0.1:9090",
+            "127.0.0.1",
+            "[::1]x",
+            "[::1",
+            "::1",
+            "127.0.0.1:80:8080",
+            "",
+        ] {
+            assert!(!own_host(host, 8080), "{host}");
+        }
+    }
 }

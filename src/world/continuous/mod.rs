@@ -39,7 +39,7 @@ mod verify;
 use super::body_set::BodySet;
 use super::clock::Clock;
 use super::contact_set::ContactSet;
-use super::contact_set::{pair_key, PairHasher, PairMap, PairSet};
+use super::contact_set::{pair_key, row_offsets, PairHasher, PairMap, PairSet};
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
@@ -153,15 +153,8 @@ impl Neighbours {
     /// receives its partners in increasing key order (a transpose of the first grouping; a pair
     /// has one contact, so no row holds a partner twice).
     fn start(&mut self, contacts: &ContactSet, key_bound: usize) {
-        self.offsets.clear();
-        self.offsets.resize(key_bound + 1, 0);
-        for c in contacts.as_slice() {
-            self.offsets[c.a as usize + 1] += 1;
-            self.offsets[c.b as usize + 1] += 1;
-        }
-        for k in 0..key_bound {
-            self.offsets[k + 1] += self.offsets[k];
-        }
+        let pairs = contacts.as_slice().iter().map(|c| (c.a, c.b));
+        row_offsets(&mut self.offsets, key_bound, pairs);
         let entries = self.offsets[key_bound] as usize;
         // First grouping, in contact order: `grouped[cursor[k]..]` are body k's (partner,
         // contact) entries.
