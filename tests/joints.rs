@@ -426,9 +426,13 @@ fn joint_bookkeeping() {
     let g = ground(&mut w);
     let b = ball(&mut w, v(0.0, 9.0), 0.2);
     // Errors leave the world as it was.
-    assert_eq!(
-        w.add_joint(RevoluteJointDef::new(b, b, v(0.0, 9.0))),
-        Err(JointError::SameBody(b))
+    let same = w.add_joint(RevoluteJointDef::new(b, b, v(0.0, 9.0)));
+    assert_eq!(same, Err(JointError::SameBody(b)));
+    // The message names the body as a user knows it, not the id's debug form.
+    let message = same.unwrap_err().to_string();
+    assert!(
+        message.contains(&format!("body #{}", b.index())) && !message.contains("BodyId"),
+        "{message}"
     );
     let mut bad = RevoluteJointDef::new(g, b, v(0.0, 9.5));
     bad.enable_motor = true;

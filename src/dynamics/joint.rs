@@ -440,7 +440,10 @@ pub enum JointError {
     #[error("no body with id {0:?} in this world (it was removed, or belongs to another world)")]
     UnknownBody(BodyId),
     /// Both bodies are the same.
-    #[error("a joint needs two different bodies; {0:?} was given twice")]
+    #[error(
+        "a joint needs two different bodies; body #{} was given as both body_a and body_b",
+        .0.index
+    )]
     SameBody(BodyId),
     /// Neither body can move.
     #[error("both bodies of the joint are static or kinematic: a joint between them does nothing; make one dynamic")]

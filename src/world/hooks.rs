@@ -9,6 +9,7 @@
 //! pair's verdict is asked once per step and kept for the rest of it; in the continuous pass a
 //! disabled pair of bodies is never swept again that step.
 
+use crate::constants::{MAX_FRICTION, MAX_RESTITUTION};
 use crate::dynamics::{BodyId, ShapeId};
 use crate::math::{Real, Transform, Vec2};
 use std::collections::HashMap;
@@ -35,9 +36,11 @@ pub struct PreSolve {
     pub velocity_a: Vec2,
     /// See `velocity_a`.
     pub velocity_b: Vec2,
-    /// Friction coefficient of the contact (the two shapes' mixed); the hook may change it (≥ 0).
+    /// Friction coefficient of the contact (the two shapes' mixed); the hook may change it within
+    /// 0 to 1e3 (`MAX_FRICTION`; a value outside, or NaN, is ignored and the mixed one kept).
     pub friction: Real,
-    /// Restitution of the contact (mixed); the hook may change it (≥ 0).
+    /// Restitution of the contact (mixed); the hook may change it within 0 to 1
+    /// (`MAX_RESTITUTION`: more would create energy; a value outside is ignored).
     pub restitution: Real,
     /// Offered by the continuous pass, at the moment of an impact (rather than by the solver).
     pub impact: bool,
@@ -83,7 +86,8 @@ impl Verdicts {
     }
 
     /// The verdict for `contact`, asking `hooks` the first time this step. Friction and
-    /// restitution the hook sets are kept only when finite and ≥ 0.
+    /// restitution the hook sets are kept only within a shape's ranges (friction 0 to 1e3,
+    /// restitution 0 to 1: more would create energy); otherwise the mixed value stays.
     pub fn ask(
         &mut self,
         hooks: &mut dyn ContactHooks,
@@ -95,8 +99,9 @@ impl Verdicts {
         }
         let (friction, restitution) = (contact.friction, contact.restitution);
         let keep = hooks.pre_solve(&mut contact);
-        let valid = |x: Real, default: Real| {
-            if x.is_finite() && x >= 0.0 {
+        // Within the ranges a shape's own values must lie in (NaN fails both comparisons).
+        let valid = |x: Real, max: Real, default: Real| {
+            if (0.0..=max).contains(&x) {
                 x
             } else {
                 default
@@ -104,8 +109,8 @@ impl Verdicts {
         };
         let verdict = keep.then(|| {
             (
-                valid(contact.friction, friction),
-                valid(contact.restitution, restitution),
+                valid(contact.friction, MAX_FRICTION, friction),
+                valid(contact.restitution, MAX_RESTITUTION, restitution),
             )
         });
         self.map.insert(key, verdict);
