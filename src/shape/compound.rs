@@ -16,9 +16,17 @@ use crate::math::Vec2;
 const INTERNAL_EDGE_PROBE: Real = 1e-9;
 use crate::math::{Aabb, Real, Transform};
 
-/// Most points a concave outline ([`Compound::decompose`], `Shape::concave`) may have: the
-/// decomposition's cost grows about as n³, and 1,000 points take well under a second.
-pub const MAX_OUTLINE_POINTS: usize = 1_000;
+/// Most points a concave outline ([`Compound::decompose`], `Shape::concave`) may have, and most a
+/// convex polygon's outline may give (its checks compare every pair): the decomposition's cost
+/// grows about as n³, and a 500-point star takes about 0.2 s (1,000 points took 1.5 s).
+pub const MAX_OUTLINE_POINTS: usize = 500;
+
+/// Most points a chain takes (a chain this long and the static body holding it are built in
+/// about 0.2 s; see `docs/reliability.md`, "Bounded work"). Larger terrain: several chains.
+pub const MAX_CHAIN_POINTS: usize = 50_000;
+
+/// Most pieces a compound holds (built with its body in about 0.4 s at this count).
+pub const MAX_COMPOUND_PIECES: usize = 50_000;
 
 /// One convex piece of a [`Compound`]: a circle, capsule or polygon placed by `transform`, which maps
 /// the piece's frame into the compound's local frame.
@@ -79,6 +87,21 @@ impl Compound {
     /// Errors: no pieces ([`ShapeError::EmptyCompound`]), a non-finite transform, a piece placed
     /// beyond ±1e5 m (`MAX_LENGTH`), or a transform whose rotation is not unit length.
     pub fn new(pieces: Vec<(Transform, Shape)>) -> Result<Self, ShapeError> {
+        let count = pieces
+            .iter()
+            .map(|(_, s)| match s {
+                Shape::Compound(inner) => inner.pieces.len(),
+                _ => 1,
+            })
+            .sum::<usize>();
+        if count > MAX_COMPOUND_PIECES {
+            return Err(ShapeError::TooManyPoints {
+                what: "a compound (pieces)",
+                count,
+                max: MAX_COMPOUND_PIECES,
+                hint: "split it over several shapes or bodies",
+            });
+        }
         let mut flat = Vec::with_capacity(pieces.len());
         for (i, (xf, shape)) in pieces.into_iter().enumerate() {
             if !xf.is_finite() {
@@ -154,6 +177,14 @@ impl Compound {
     /// that coincide.
     pub fn chain(points: &[Vec2], closed: bool) -> Result<Self, ShapeError> {
         let n = points.len();
+        if n > MAX_CHAIN_POINTS {
+            return Err(ShapeError::TooManyPoints {
+                what: "a chain (points)",
+                count: n,
+                max: MAX_CHAIN_POINTS,
+                hint: "split the terrain into several chains",
+            });
+        }
         let least = if closed { 3 } else { 2 };
         if n < least {
             return Err(ShapeError::TooFewChainPoints {
@@ -244,18 +275,25 @@ impl Compound {
             })
             .collect();
         let Some(polys) = sharp else {
-            // Rounded or curved pieces: the deepest single piece (a lower bound).
+            // Rounded or curved pieces: the deepest single piece (a lower bound). A piece whose
+            // index box does not hold the point gives 0, so only those that do are asked.
+            let mut near = Vec::new();
             return points
                 .iter()
                 .map(|&p| {
-                    pieces
-                        .iter()
-                        .map(|piece| {
-                            piece
-                                .shape
-                                .inner_radius(piece.transform.inv_transform_point(p))
-                        })
-                        .fold(0.0, Real::max)
+                    let depth = |k: usize| {
+                        let piece = &pieces[k];
+                        piece
+                            .shape
+                            .inner_radius(piece.transform.inv_transform_point(p))
+                    };
+                    if self.index.is_built() {
+                        near.clear();
+                        self.index.query(&Aabb::new(p, p), &mut near);
+                        near.iter().map(|&k| depth(k as usize)).fold(0.0, Real::max)
+                    } else {
+                        (0..pieces.len()).map(depth).fold(0.0, Real::max)
+                    }
                 })
                 .collect();
         };
@@ -282,8 +320,11 @@ impl Compound {
         // another piece (a diagonal the decomposition cut). Partly covered edges count as
         // external: the result can only be smaller than the true distance.
         let scale = self.local_aabb().perimeter();
+        // The external edges, grouped by piece (`first[k]..first[k + 1]` are piece k's).
         let mut outline = Vec::new();
+        let mut first = Vec::with_capacity(polys.len() + 1);
         for (k, (xf, poly)) in polys.iter().enumerate() {
+            first.push(outline.len());
             let v = poly.vertices();
             for i in 0..v.len() {
                 let (a, b) = (
@@ -299,20 +340,45 @@ impl Compound {
                 }
             }
         }
+        first.push(outline.len());
+        let nearest = |p: Vec2, edges: &[(Vec2, Vec2)]| {
+            edges
+                .iter()
+                .map(|&(a, b)| {
+                    let ab = b - a;
+                    let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
+                    p.distance(a + t * ab)
+                })
+                .fold(Real::INFINITY, Real::min)
+        };
+        let mut pieces_near = Vec::new();
         points
             .iter()
             .map(|&p| {
                 if !inside(p, usize::MAX) {
                     return 0.0;
                 }
-                outline
-                    .iter()
-                    .map(|&(a, b)| {
-                        let ab = b - a;
-                        let t = ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0);
-                        p.distance(a + t * ab)
-                    })
-                    .fold(Real::INFINITY, Real::min)
+                if !self.index.is_built() {
+                    return nearest(p, &outline);
+                }
+                // The nearest external edge through the index: the edges of the pieces whose
+                // boxes meet a box of half side `r` about `p` hold every edge within `r` of it,
+                // so a nearest one found within `r` is the nearest of all (the same minimum, to
+                // the bit, as a pass over every edge). `r` doubles from a small start.
+                let mut r = 1e-3 * scale;
+                loop {
+                    pieces_near.clear();
+                    self.index
+                        .query(&Aabb::new(p, p).grown(r), &mut pieces_near);
+                    let best = pieces_near
+                        .iter()
+                        .map(|&k| nearest(p, &outline[first[k as usize]..first[k as usize + 1]]))
+                        .fold(Real::INFINITY, Real::min);
+                    if best <= r || r > scale {
+                        break best;
+                    }
+                    r *= 2.0;
+                }
             })
             .collect()
     }

@@ -68,6 +68,19 @@ pub enum ShapeError {
         /// The limit, [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES).
         max: usize,
     },
+    /// More points or pieces than a constructor takes: checked before any work that grows
+    /// faster than their count (`docs/reliability.md`, "Bounded work").
+    #[error("{what} takes at most {max}, got {count}; {hint}")]
+    TooManyPoints {
+        /// What was being built, with what it counts (`"a convex polygon's outline (points)"`).
+        what: &'static str,
+        /// How many were given.
+        count: usize,
+        /// The limit.
+        max: usize,
+        /// How to stay within it.
+        hint: &'static str,
+    },
     /// A concave outline with more points than the decomposition takes.
     #[error(
         "a concave outline holds at most {max} points, got {count}; simplify it or build the \

@@ -22,7 +22,9 @@ mod spec;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
-pub use compound::{Compound, CompoundPiece, MAX_OUTLINE_POINTS};
+pub use compound::{
+    Compound, CompoundPiece, MAX_CHAIN_POINTS, MAX_COMPOUND_PIECES, MAX_OUTLINE_POINTS,
+};
 pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::ConvexPolygon;

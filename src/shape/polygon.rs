@@ -86,6 +86,16 @@ impl ConvexPolygon {
     /// [`ConvexPolygon::from_hull`] and [`Shape::concave`](crate::Shape::concave)), and more than
     /// [`MAX_POLYGON_VERTICES`] vertices.
     pub fn new(points: &[Vec2]) -> Result<Self, ShapeError> {
+        // The checks below compare every pair of points: bounded before they run.
+        if points.len() > super::MAX_OUTLINE_POINTS {
+            return Err(ShapeError::TooManyPoints {
+                what: "a convex polygon's outline (points)",
+                count: points.len(),
+                max: super::MAX_OUTLINE_POINTS,
+                hint: "give its corners only (at most 16), or use Shape::convex_hull for a \
+                       point cloud",
+            });
+        }
         check_points_finite(points)?;
         if points.len() < 3 {
             return Err(ShapeError::TooFewPoints {
@@ -160,6 +170,14 @@ impl ConvexPolygon {
     /// Errors: non-finite coordinates, fewer than 3 distinct points, collinear points, or a hull
     /// with more than [`MAX_POLYGON_VERTICES`] vertices.
     pub fn from_hull(points: &[Vec2]) -> Result<Self, ShapeError> {
+        if points.len() > super::MAX_CHAIN_POINTS {
+            return Err(ShapeError::TooManyPoints {
+                what: "a convex hull's point cloud (points)",
+                count: points.len(),
+                max: super::MAX_CHAIN_POINTS,
+                hint: "thin the cloud first",
+            });
+        }
         check_points_finite(points)?;
         let hull = convex_hull_indices(points);
         if hull.len() < 3 {
