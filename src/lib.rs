@@ -71,8 +71,8 @@ pub use shape::{
 pub use world::SnapshotError;
 pub use world::{
     Color, ContactHooks, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
-    JointEvent, JointReaction, PreSolve, QueryFilter, SensorEvent, ShapeCastHit, StepEvents,
-    StepProfile, World, WorldConfig, WorldError, WorldRayHit,
+    JointEvent, JointReaction, PreSolve, ProfileClock, QueryFilter, SensorEvent, ShapeCastHit,
+    StepEvents, StepProfile, World, WorldConfig, WorldError, WorldRayHit,
 };
 
 /// The README's Rust examples compile and run as doctests.

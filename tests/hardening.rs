@@ -175,13 +175,14 @@ fn concave_outlines_are_capped_and_the_cap_is_quick() {
             })
             .collect()
     };
-    match Shape::concave(&star(1_002)) {
+    let cap = sweep2d::shape::MAX_OUTLINE_POINTS;
+    match Shape::concave(&star(cap + 2)) {
         Err(ShapeError::TooManyOutlinePoints { count, max }) => {
-            assert_eq!((count, max), (1_002, sweep2d::shape::MAX_OUTLINE_POINTS))
+            assert_eq!((count, max), (cap + 2, cap))
         }
         other => panic!("{other:?}"),
     }
-    let at_cap = Shape::concave(&star(1_000)).expect("1,000 points decompose");
+    let at_cap = Shape::concave(&star(cap)).expect("an outline at the cap decomposes");
     assert!(at_cap.bounding_radius() > 9.0);
 }
 
@@ -556,4 +557,143 @@ fn rounding_radii_and_piece_positions_are_held_to_their_ranges() {
         let e = SceneFile::load(scene).unwrap_err().to_string();
         assert!(e.contains("radius"), "{e}");
     }
+}
+
+/// Each reading of this clock is one millisecond after the previous one.
+fn ticking_clock() -> f64 {
+    static TICKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    TICKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as f64 * 1e-3
+}
+
+#[test]
+fn the_step_reads_no_clock_when_profiling_is_off_and_the_callers_clock_when_given() {
+    // `Instant::now` panics on wasm32-unknown-unknown: the step must be able to run without it.
+    let run = |clock: Option<Option<sweep2d::ProfileClock>>| {
+        let mut scene = sweep2d::analysis::scenes::pyramid(6);
+        if let Some(c) = clock {
+            scene.world.set_profile_clock(c);
+        }
+        for _ in 0..60 {
+            scene.world.step();
+        }
+        (scene.world.state_hash(), *scene.world.profile())
+    };
+    let (hash, default) = run(None);
+    let (off_hash, off) = run(Some(None));
+    let (given_hash, given) = run(Some(Some(ticking_clock)));
+    // The clock never changes the simulation.
+    assert_eq!(off_hash, hash);
+    assert_eq!(given_hash, hash);
+    assert!(default.total > 0.0);
+    // Off: no time, counts kept.
+    let times =
+        |p: &sweep2d::StepProfile| [p.pairs, p.narrow, p.solve, p.continuous, p.refit, p.total];
+    assert_eq!(times(&off), [0.0; 6]);
+    assert_eq!(off.swept_pairs, default.swept_pairs);
+    // The caller's clock: every stage is read once at its end, so each lasts exactly one tick
+    // (1 ms) and the step as many ticks as readings after the start.
+    for t in &times(&given)[..5] {
+        assert!((t - 1.0).abs() < 1e-9, "{:?}", times(&given));
+    }
+    assert!(given.total >= 5.0 - 1e-9, "{:?}", times(&given));
+}
+
+#[test]
+fn in_range_forces_on_the_lightest_body_stay_finite_and_within_the_speed_limits() {
+    // The review: the lightest allowed box given 1 N·m spun at 6e19 rad/s and jumped to 1e83 m in
+    // three steps; 1e5 N·m gave NaN; a 1e15 N force gave 4e26 m/s. Each input was in range.
+    for (torque, force) in [(1.0, 0.0), (1e5, 0.0), (0.0, 1e15), (1e15, 1e15)] {
+        let mut world = World::new(WorldConfig {
+            gravity: Vec2::ZERO,
+            ..WorldConfig::default()
+        });
+        let id = world
+            .add_body(BodyDef {
+                shape: Shape::rectangle(1e-4, 1e-4).unwrap(),
+                density: 1e-6,
+                ..BodyDef::default()
+            })
+            .unwrap();
+        let dt = world.config().dt;
+        for step in 1..=10 {
+            world.apply_torque(id, torque).unwrap();
+            let at = world.body(id).unwrap().center_of_mass();
+            world.apply_force(id, v(force, 0.0), at).unwrap();
+            world.try_step().unwrap();
+            let b = world.body(id).unwrap();
+            let (p, vel, w) = (
+                b.center_of_mass(),
+                b.linear_velocity(),
+                b.angular_velocity(),
+            );
+            let case = format!("torque {torque}, force {force}, step {step}");
+            assert!(p.is_finite() && vel.is_finite() && w.is_finite(), "{case}");
+            assert!(vel.length() <= 1e5 * (1.0 + 1e-12), "{case}: {vel}");
+            assert!(w.abs() <= 1e5, "{case}: {w}");
+            // It moved no farther than the speed limit allows.
+            assert!(
+                p.length() <= step as f64 * dt * 1e5 * (1.0 + 1e-9),
+                "{case}: {p}"
+            );
+        }
+    }
+}
+
+#[test]
+fn point_and_piece_counts_are_capped_before_any_work_that_grows_faster() {
+    use sweep2d::shape::{MAX_CHAIN_POINTS, MAX_COMPOUND_PIECES, MAX_OUTLINE_POINTS};
+    let too_many = |r: Result<Shape, ShapeError>, cap: usize, what: &str| match r {
+        Err(e @ ShapeError::TooManyPoints { count, max, .. }) => {
+            assert_eq!((count, max), (cap + 1, cap), "{what}");
+            assert!(e.to_string().contains(&cap.to_string()), "{what}: {e}");
+        }
+        other => panic!("{what}: {other:?}"),
+    };
+    // The review: a 100,000-point polygon took over 60 s to be refused.
+    let circle = |n: usize| -> Vec<Vec2> {
+        (0..n)
+            .map(|k| Vec2::from_angle(k as f64 * std::f64::consts::TAU / n as f64))
+            .collect()
+    };
+    too_many(
+        Shape::polygon(&circle(MAX_OUTLINE_POINTS + 1)),
+        MAX_OUTLINE_POINTS,
+        "polygon",
+    );
+    let line = |n: usize| -> Vec<Vec2> { (0..n).map(|k| v(k as f64 * 0.5, 0.0)).collect() };
+    too_many(
+        Shape::chain(&line(MAX_CHAIN_POINTS + 1), false),
+        MAX_CHAIN_POINTS,
+        "chain",
+    );
+    let pieces = |n: usize| -> Vec<(Transform, Shape)> {
+        (0..n)
+            .map(|k| {
+                let at = v((k % 200) as f64, (k / 200) as f64);
+                (Transform::new(at, 0.0), Shape::circle(0.4).unwrap())
+            })
+            .collect()
+    };
+    too_many(
+        Shape::compound(pieces(MAX_COMPOUND_PIECES + 1)),
+        MAX_COMPOUND_PIECES,
+        "compound",
+    );
+    // At the caps, the shapes and a static body holding them are built (the review's 200,000-point
+    // chain and 100,000-piece compound ran for half an hour: their bodies' anchors compared every
+    // piece with every other).
+    let mut world = World::new(WorldConfig::default());
+    for shape in [
+        Shape::chain(&line(MAX_CHAIN_POINTS), false).unwrap(),
+        Shape::compound(pieces(MAX_COMPOUND_PIECES)).unwrap(),
+    ] {
+        world
+            .add_body(BodyDef {
+                kind: sweep2d::BodyKind::Static,
+                shape,
+                ..BodyDef::default()
+            })
+            .unwrap();
+    }
+    world.step();
 }

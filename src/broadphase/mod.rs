@@ -111,6 +111,48 @@ impl BroadPhase {
         self.move_buffer.retain(|&k| k != key);
     }
 
+    /// Checks a broad phase read from a snapshot: each tree (`DynamicTree::check_restored`),
+    /// every proxy in the move buffer a live leaf, no proxy flagged as moved between updates.
+    #[cfg(feature = "serde")]
+    pub fn check_restored(&self) -> Result<(), String> {
+        for (kind, tree) in self.trees.iter().enumerate() {
+            tree.check_restored()
+                .map_err(|e| format!("tree {kind}: {e}"))?;
+        }
+        if let Some(k) = self
+            .move_buffer
+            .iter()
+            .find(|k| self.leaf_value(**k).is_none())
+        {
+            return Err(format!(
+                "the move buffer names proxy {} that no tree holds",
+                k.id.0
+            ));
+        }
+        if self.moved_flags.iter().flatten().any(|&f| f) {
+            return Err("a proxy is flagged as moved between updates".into());
+        }
+        Ok(())
+    }
+
+    /// The value of proxy `key`, or `None` when its tree holds no such leaf.
+    #[cfg(feature = "serde")]
+    pub fn leaf_value(&self, key: ProxyKey) -> Option<u32> {
+        self.tree(key.kind).leaf_value(key.id).copied()
+    }
+
+    /// Number of proxies over all trees.
+    #[cfg(feature = "serde")]
+    pub fn proxy_count(&self) -> usize {
+        self.trees.iter().map(DynamicTree::len).sum()
+    }
+
+    /// Whether proxy `key` lives in the tree for `kind`.
+    #[cfg(feature = "serde")]
+    pub fn is_of(key: ProxyKey, kind: ProxyType) -> bool {
+        key.kind == kind
+    }
+
     /// The stored (fat) box of a proxy.
     pub fn fat_aabb(&self, key: ProxyKey) -> Aabb {
         self.tree(key.kind).fat_aabb(key.id)

@@ -618,6 +618,103 @@ impl<T> DynamicTree<T> {
         }
     }
 
+    /// The value of leaf `id`, or `None` when `id` is not a live leaf (for checking references
+    /// into a tree read from a snapshot).
+    #[must_use]
+    pub fn leaf_value(&self, id: ProxyId) -> Option<&T> {
+        self.nodes
+            .get(id.0 as usize)
+            .filter(|n| n.height == 0)
+            .and_then(|n| n.value.as_ref())
+    }
+
+    /// Checks a tree read from a snapshot without trusting any of its links: every index in
+    /// range, every node reached once from the root (no cycle, no shared child) or on the free
+    /// list once, parents, heights, balance, boxes ordered and containing their children, the
+    /// leaf count. Linear in the node count; returns the first violation.
+    pub fn check_restored(&self) -> Result<(), String> {
+        let n = self.nodes.len();
+        let mut seen = vec![false; n];
+        let mut mark = |i: u32, what: &str| -> Result<(), String> {
+            match seen.get_mut(i as usize) {
+                None => Err(format!("{what} {i} is not a node (the tree has {n})")),
+                Some(true) => Err(format!("node {i} is reached twice")),
+                Some(s) => {
+                    *s = true;
+                    Ok(())
+                }
+            }
+        };
+        if self.built_ratio.is_nan() || self.built_ratio < 0.0 {
+            return Err(format!("a build quality of {}", self.built_ratio));
+        }
+        let mut leaves = 0usize;
+        if self.root != NULL {
+            mark(self.root, "the root")?;
+            if self.nodes[self.root as usize].parent != NULL {
+                return Err("the root has a parent".into());
+            }
+            let mut stack = vec![self.root];
+            while let Some(i) = stack.pop() {
+                let node = &self.nodes[i as usize];
+                if !(node.aabb.min.x <= node.aabb.max.x && node.aabb.min.y <= node.aabb.max.y) {
+                    return Err(format!("node {i}'s box has its corners swapped"));
+                }
+                if node.height == 0 {
+                    if node.value.is_none() {
+                        return Err(format!("leaf {i} has no value"));
+                    }
+                    leaves += 1;
+                    continue;
+                }
+                if node.height < 0 {
+                    return Err(format!("node {i} is in the tree but marked free"));
+                }
+                for c in [node.left, node.right] {
+                    mark(c, "a child")?;
+                    let child = &self.nodes[c as usize];
+                    if child.parent != i {
+                        return Err(format!(
+                            "child {c} of node {i} names {} as its parent",
+                            child.parent
+                        ));
+                    }
+                    if !node.aabb.contains(&child.aabb) {
+                        return Err(format!("node {i}'s box does not hold its child {c}'s"));
+                    }
+                }
+                let (hl, hr) = (
+                    self.nodes[node.left as usize].height,
+                    self.nodes[node.right as usize].height,
+                );
+                if hl < 0 || hr < 0 || node.height != 1 + hl.max(hr) || (hl - hr).abs() > 1 {
+                    return Err(format!(
+                        "node {i} has height {} over children of heights {hl} and {hr}",
+                        node.height
+                    ));
+                }
+                stack.push(node.left);
+                stack.push(node.right);
+            }
+        }
+        if leaves != self.leaves {
+            return Err(format!(
+                "{leaves} leaves in the tree, {} recorded",
+                self.leaves
+            ));
+        }
+        for &i in &self.free {
+            mark(i, "a free entry")?;
+            if self.nodes[i as usize].height != -1 {
+                return Err(format!("free node {i} is not marked free"));
+            }
+        }
+        if let Some(lost) = seen.iter().position(|s| !s) {
+            return Err(format!("node {lost} is neither in the tree nor free"));
+        }
+        Ok(())
+    }
+
     /// Checks every structural invariant (parents, heights, boxes containing children, balance, leaf
     /// count); for tests. Returns a description of the first violation.
     pub fn validate(&self) -> Result<(), String> {

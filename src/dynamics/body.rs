@@ -569,6 +569,117 @@ impl Body {
         self.shape_version = self.shape_version.wrapping_add(1);
     }
 
+    /// Checks a body read from a snapshot: its shapes (1 to [`MAX_SHAPES_PER_BODY`], numbered in
+    /// increasing order below `next_shape`, each within the ranges [`World::add_shape`]
+    /// checks), its poses (unit rotations), its settings' ranges, and everything derived from
+    /// its shapes (mass, inertia, centre of mass, the combined collision shape, the pieces'
+    /// owners, the sensors, the reach and anchor) equal, bit for bit, to what combining those
+    /// shapes gives: a forged derived value cannot pass as the body's own.
+    ///
+    /// [`MAX_SHAPES_PER_BODY`]: crate::dynamics::shape_def::MAX_SHAPES_PER_BODY
+    /// [`World::add_shape`]: crate::World::add_shape
+    #[cfg(feature = "serde")]
+    pub(crate) fn check_restored(&self) -> Result<(), String> {
+        use crate::constants::{MAX_DAMPING, MAX_GRAVITY_SCALE};
+        use crate::dynamics::shape_def::MAX_SHAPES_PER_BODY;
+        let label = self
+            .name
+            .as_deref()
+            .map_or_else(|| "in the snapshot".to_string(), error_label);
+        let b = label.as_str();
+        if self.shapes.is_empty() || self.shapes.len() > MAX_SHAPES_PER_BODY {
+            return Err(format!(
+                "{} shapes (a body has 1 to {MAX_SHAPES_PER_BODY})",
+                self.shapes.len()
+            ));
+        }
+        let numbered = self.shapes.windows(2).all(|w| w[0].index < w[1].index)
+            && self
+                .shapes
+                .last()
+                .is_some_and(|s| s.index < self.next_shape);
+        if !numbered {
+            return Err("its shapes' numbers are not increasing below the next number".into());
+        }
+        let text = |e: BodyError| e.to_string();
+        for s in &self.shapes {
+            check_shape_def(b, &s.def).map_err(text)?;
+        }
+        check_transform(b, &self.pose).map_err(text)?;
+        check_transform(b, &self.previous_pose).map_err(text)?;
+        within(
+            b,
+            "gravity_scale",
+            self.gravity_scale,
+            MAX_GRAVITY_SCALE,
+            "within ±1e3",
+        )
+        .map_err(text)?;
+        for (field, value) in [
+            ("linear_damping", self.linear_damping),
+            ("angular_damping", self.angular_damping),
+            ("sleep_time", self.sleep_time),
+        ] {
+            non_negative(b, field, value).map_err(text)?;
+        }
+        within(
+            b,
+            "linear_damping",
+            self.linear_damping,
+            MAX_DAMPING,
+            "at most 1e6",
+        )
+        .map_err(text)?;
+        within(
+            b,
+            "angular_damping",
+            self.angular_damping,
+            MAX_DAMPING,
+            "at most 1e6",
+        )
+        .map_err(text)?;
+        // The step never leaves a body faster than the limits (`clamp_speeds`; the scaled speed
+        // is the limit to rounding).
+        {
+            use crate::constants::{MAX_ANGULAR_SPEED, MAX_SPEED};
+            let slack = 1.0 + 1e-12;
+            if self.linear_velocity.length() > MAX_SPEED * slack
+                || self.angular_velocity.abs() > MAX_ANGULAR_SPEED
+            {
+                return Err(format!(
+                    "a speed of {} m/s or {} rad/s, beyond the limits (1e5 m/s, 1e5 rad/s) the \
+                     step holds every body to",
+                    self.linear_velocity.length(),
+                    self.angular_velocity
+                ));
+            }
+        }
+        let a = assemble(self.kind, &self.shapes, b).map_err(text)?;
+        let (anchor, extent) = deepest_anchor(&a.com_shape);
+        let inverse = |m: Real| if m > 0.0 { 1.0 / m } else { 0.0 };
+        let own = a.mass == self.mass
+            && a.inertia == self.inertia
+            && inverse(a.mass) == self.inv_mass
+            && inverse(a.inertia) == self.inv_inertia
+            && a.local_center == self.local_center
+            && a.com_shape == self.com_shape
+            && a.piece_owner == self.piece_owner
+            && a.solid == self.solid
+            && a.sensors == self.sensors
+            && a.uniform_filter == self.uniform_filter
+            && a.has_chain == self.has_chain
+            && a.com_shape.bounding_radius() == self.reach
+            && anchor == self.anchor
+            && extent == self.extent;
+        if !own {
+            return Err(
+                "its mass, inertia, centre of mass or collision shape is not what its shapes make"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
     /// The index in `shapes` of shape `id` (whose body must be this one).
     pub(crate) fn shape_slot(&self, id: ShapeId) -> Option<usize> {
         self.shapes.iter().position(|s| s.index == id.index)
@@ -864,6 +975,23 @@ pub(crate) fn check_speeds(body: &str, v: Vec2, w: Real) -> Result<(), BodyError
         MAX_ANGULAR_SPEED,
         "at most 1e5 rad/s (MAX_ANGULAR_SPEED)",
     )
+}
+
+/// A velocity held to the speeds the engine simulates: speed at most `MAX_SPEED` (the direction
+/// kept), angular speed at most `MAX_ANGULAR_SPEED`. The solver applies it to every velocity it
+/// integrates and the step to every velocity it ends with (as Box2D clamps its integrated
+/// velocities), so no combination of in-range inputs (a large force or torque on a tiny body,
+/// say) produces a speed whose step the continuous pass cannot bound (`docs/reliability.md`).
+#[inline]
+pub(crate) fn clamp_speeds(v: Vec2, w: Real) -> (Vec2, Real) {
+    use crate::constants::{MAX_ANGULAR_SPEED, MAX_SPEED};
+    let speed_squared = v.length_squared();
+    let v = if speed_squared > MAX_SPEED * MAX_SPEED {
+        v * (MAX_SPEED / speed_squared.sqrt())
+    } else {
+        v
+    };
+    (v, w.clamp(-MAX_ANGULAR_SPEED, MAX_ANGULAR_SPEED))
 }
 
 /// Checks friction and restitution against their ranges.

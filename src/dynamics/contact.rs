@@ -111,6 +111,65 @@ pub(crate) struct PairContact {
     pub recycled_motion: Real,
 }
 
+#[cfg(feature = "serde")]
+impl PairContact {
+    /// Checks a contact read from a snapshot between bodies `a` and `b` (its own two): its
+    /// filter is one that keeps a contact, its margins are not negative, and every manifold (this
+    /// step's and the previous one kept for warm starting) names pieces the bodies have, holds at
+    /// most [`MAX_MANIFOLD_POINTS`] points, has a unit normal and a mixed friction and
+    /// restitution in their ranges; the poses it was computed at are rotations.
+    pub(crate) fn check_restored(&self, a: &Body, b: &Body) -> Result<(), String> {
+        use crate::constants::{MAX_FRICTION, MAX_RESTITUTION, ROTATION_TOLERANCE};
+        if self.filter == PairFilter::Never {
+            return Err("it is kept for a pair whose filter never collides".into());
+        }
+        if self.margin < 0.0 || self.recycled_motion < 0.0 {
+            return Err("a negative margin or recycled motion".into());
+        }
+        let (pieces_a, pieces_b) = (a.piece_owner.len(), b.piece_owner.len());
+        for (which, list) in [
+            ("manifold", &self.manifolds),
+            ("previous manifold", &self.previous),
+        ] {
+            for (i, m) in list.iter().enumerate() {
+                let fault =
+                    if usize::from(m.piece_a) >= pieces_a || usize::from(m.piece_b) >= pieces_b {
+                        Some(format!(
+                            "names pieces {} and {} of bodies with {pieces_a} and {pieces_b}",
+                            m.piece_a, m.piece_b
+                        ))
+                    } else if m.count > MAX_MANIFOLD_POINTS {
+                        Some(format!(
+                            "holds {} points (at most {MAX_MANIFOLD_POINTS})",
+                            m.count
+                        ))
+                    } else if (m.normal.length() - 1.0).abs() > ROTATION_TOLERANCE {
+                        Some(format!("has a normal of length {}", m.normal.length()))
+                    } else if !(0.0..=MAX_FRICTION).contains(&m.friction)
+                        || !(0.0..=MAX_RESTITUTION).contains(&m.restitution)
+                    {
+                        Some(format!(
+                            "has friction {} and restitution {}",
+                            m.friction, m.restitution
+                        ))
+                    } else {
+                        None
+                    };
+                if let Some(fault) = fault {
+                    return Err(format!("{which} {i} {fault}"));
+                }
+            }
+        }
+        if let Some(at) = &self.computed_at {
+            let unit = |r: Rot| (r.cos.hypot(r.sin) - 1.0).abs() <= ROTATION_TOLERANCE;
+            if !(unit(at.relative.rotation) && unit(at.rotation_a) && unit(at.rotation_b)) {
+                return Err("the poses its manifolds were computed at are not rotations".into());
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The relative pose of B in A's frame and the two bodies' rotations when a contact's manifolds
 /// were last computed.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -591,13 +591,15 @@ fn prepare(
     }
 }
 
-/// Velocities after one substep of gravity, forces and damping (bodies of a range past the shared
-/// static entry). Kinematic bodies have the static
+/// Velocities after one substep of gravity, forces and damping, held to the engine's speed limits
+/// (`body::clamp_speeds`) (bodies of a range past the shared static entry). Kinematic bodies have the static
 /// entry's terms (no change, damping factor 1), so their prescribed velocity stays exactly as is.
 fn integrate_velocities(states: &mut [BodyState], sims: &[BodySim]) {
     for (s, sim) in states.iter_mut().zip(sims) {
-        s.v = sim.dv + sim.linear_damping * s.v;
-        s.w = sim.dw + sim.angular_damping * s.w;
+        (s.v, s.w) = crate::dynamics::body::clamp_speeds(
+            sim.dv + sim.linear_damping * s.v,
+            sim.dw + sim.angular_damping * s.w,
+        );
     }
 }
 

@@ -97,6 +97,145 @@ fn to_raw(shape: &Shape) -> Raw {
 }
 
 fn from_raw(raw: Raw, depth: usize) -> Result<Shape, String> {
+    let shape = build(raw, depth)?;
+    check_stored(&shape)?;
+    Ok(shape)
+}
+
+/// How far (relative to the shape's size, plus 1e-9 m) a stored normal, corner or box may be
+/// from what the shape's points say: far above rounding (a moved shape's derived data is moved
+/// with it, not recomputed), far below any real inconsistency.
+const STORED_TOLERANCE: Real = 1e-9;
+
+/// Checks what the kernels rely on in a shape read from its exact form (these bytes may be
+/// forged): points and sizes within the constructors' ranges; unit normals that are the edges'
+/// outward normals; a convex, counter-clockwise polygon with its centroid inside, its core radius
+/// and rectangle frame matching its points and its axis mask naming only its own edges; a
+/// capsule's normals perpendicular to its segment; compound pieces placed by rotations within
+/// range, inside the compound's box.
+fn check_stored(shape: &Shape) -> Result<(), String> {
+    use super::error::{check_length, check_points_finite};
+    use crate::constants::{MAX_LENGTH, MIN_LENGTH, ROTATION_TOLERANCE};
+    let text = |e: super::ShapeError| e.to_string();
+    let radius_ok = |r: Real| {
+        if r == 0.0 {
+            Ok(())
+        } else {
+            check_length("radius", r).map_err(text)
+        }
+    };
+    let unit = |v: Vec2| (v.length() - 1.0).abs() <= ROTATION_TOLERANCE;
+    match shape {
+        Shape::Circle(c) => {
+            check_points_finite(&[c.center]).map_err(text)?;
+            check_length("radius", c.radius).map_err(text)?;
+        }
+        Shape::Capsule(c) => {
+            check_points_finite(&c.points).map_err(text)?;
+            radius_ok(c.radius)?;
+            let along = c.points[1] - c.points[0];
+            let tol =
+                STORED_TOLERANCE * (1.0 + c.points[0].abs().max(c.points[1].abs()).max_element());
+            let outward = Vec2::new(along.y, -along.x) / along.length();
+            if along.length() < MIN_LENGTH
+                || (c.normals[0] - outward).length() > tol.max(ROTATION_TOLERANCE)
+                || (c.normals[1] + outward).length() > tol.max(ROTATION_TOLERANCE)
+            {
+                return Err("a segment shorter than 1e-4 m or with normals not its own".into());
+            }
+        }
+        Shape::Polygon(p) => {
+            let v = &p.vertices[..p.count];
+            let n = &p.normals[..p.count];
+            check_points_finite(v).map_err(text)?;
+            radius_ok(p.radius)?;
+            let scale = v
+                .iter()
+                .fold(0.0, |m: Real, q| m.max(q.abs().max_element()));
+            let tol = STORED_TOLERANCE * (1.0 + scale);
+            for i in 0..p.count {
+                let edge = v[(i + 1) % p.count] - v[i];
+                let length = edge.length();
+                if length < MIN_LENGTH || !unit(n[i]) {
+                    return Err(format!(
+                        "polygon edge {i} is shorter than 1e-4 m or its normal is not unit"
+                    ));
+                }
+                let outward = Vec2::new(edge.y, -edge.x) / length;
+                if (n[i] - outward).length() > ROTATION_TOLERANCE.max(tol / length) {
+                    return Err(format!(
+                        "polygon normal {i} is not its edge's outward normal"
+                    ));
+                }
+                // Convex: every other vertex strictly behind the edge.
+                let behind = (0..p.count)
+                    .filter(|&j| j != i && j != (i + 1) % p.count)
+                    .all(|j| n[i].dot(v[j] - v[i]) < -tol);
+                if !behind || n[i].dot(p.centroid - v[i]) >= 0.0 {
+                    return Err(format!(
+                        "the polygon is not convex (or its centroid is outside) at edge {i}"
+                    ));
+                }
+            }
+            let bound = v
+                .iter()
+                .fold(0.0, |m: Real, q| m.max(q.distance(p.centroid)));
+            if (p.core_bound - bound).abs() > tol {
+                return Err(format!(
+                    "a core radius of {} m for points reaching {bound} m",
+                    p.core_bound
+                ));
+            }
+            let own_axes = if p.count >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << p.count) - 1
+            };
+            if p.axes != super::ALL_AXES && (p.axes == 0 || p.axes & !own_axes != 0) {
+                return Err(format!("an axis mask {:#x} for {} edges", p.axes, p.count));
+            }
+            if let Some(b) = &p.box_frame {
+                let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+                let fits = p.count == 4
+                    && b.half.x > 0.0
+                    && b.half.y > 0.0
+                    && b.half.max_element() <= MAX_LENGTH
+                    && unit(Vec2::new(b.rotation.cos, b.rotation.sin))
+                    && corners.iter().zip(v).all(|(&(sx, sy), q)| {
+                        let local = Vec2::new(sx * b.half.x, sy * b.half.y);
+                        (b.center + b.rotation.rotate(local) - *q).length() <= tol
+                    });
+                if !fits {
+                    return Err("a rectangle frame that is not the polygon's".into());
+                }
+            }
+        }
+        Shape::Compound(c) => {
+            let b = &c.local_aabb;
+            if !(b.min.x <= b.max.x && b.min.y <= b.max.y) {
+                return Err("a compound box with its corners swapped".into());
+            }
+            for (i, piece) in c.pieces.iter().enumerate() {
+                let xf = &piece.transform;
+                check_points_finite(&[xf.translation]).map_err(text)?;
+                if !unit(Vec2::new(xf.rotation.cos, xf.rotation.sin)) {
+                    return Err(format!(
+                        "piece {i} is placed by a rotation that is not unit"
+                    ));
+                }
+                let own = piece.shape.aabb(xf);
+                let tol = STORED_TOLERANCE * (1.0 + own.max.abs().max(own.min.abs()).max_element());
+                if !b.grown(tol).contains(&own) {
+                    return Err(format!("piece {i} lies outside the compound's box"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The shape a raw form describes, its own parts checked (each piece by [`from_raw`]).
+fn build(raw: Raw, depth: usize) -> Result<Shape, String> {
     Ok(match raw {
         Raw::Circle { center, radius } => Shape::Circle(Circle { center, radius }),
         Raw::Capsule {
@@ -139,8 +278,12 @@ fn from_raw(raw: Raw, depth: usize) -> Result<Shape, String> {
             if depth > 0 {
                 return Err("a compound inside a compound".into());
             }
-            if pieces.is_empty() {
-                return Err("a compound with no pieces".into());
+            if pieces.is_empty() || pieces.len() > super::MAX_COMPOUND_PIECES {
+                return Err(format!(
+                    "a compound of {} pieces (1 to {})",
+                    pieces.len(),
+                    super::MAX_COMPOUND_PIECES
+                ));
             }
             let pieces = pieces
                 .into_iter()

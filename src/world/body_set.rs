@@ -58,11 +58,16 @@ impl BodySet {
         }
     }
 
-    /// Checks what a restored snapshot must hold: slots and dense bodies point at each other,
-    /// free slots are free, and every body's pose and velocities are finite. The message says
-    /// what is wrong.
+    /// Checks a body set read from a snapshot against the broad phase read with it: the slot
+    /// table, keys and free list agree (each free slot listed once), the sensor count is the
+    /// bodies' own, every body's proxy is a live leaf of the tree for its kind that names it, and
+    /// no leaf names anything else; then each body ([`Body::check_restored`]).
     #[cfg(feature = "serde")]
-    pub fn check_consistency(&self) -> Result<(), String> {
+    pub fn check_restored(
+        &self,
+        broad_phase: &crate::broadphase::BroadPhase,
+    ) -> Result<(), String> {
+        use crate::broadphase::BroadPhase;
         if self.keys.len() != self.bodies.len() {
             return Err("body keys and bodies differ in number".into());
         }
@@ -73,22 +78,46 @@ impl BodySet {
             }
         }
         let live = self.slots.iter().filter(|s| s.dense != FREE).count();
-        if live != self.bodies.len()
-            || self
-                .free
-                .iter()
-                .any(|&k| self.slots.get(k as usize).is_none_or(|s| s.dense != FREE))
-        {
+        let mut listed = vec![false; self.slots.len()];
+        let free_ok = self.free.iter().all(|&k| {
+            self.slots.get(k as usize).is_some_and(|s| s.dense == FREE)
+                && !std::mem::replace(&mut listed[k as usize], true)
+        });
+        if live != self.bodies.len() || !free_ok {
             return Err("the free-slot list does not match the slots".into());
         }
-        for (dense, b) in self.bodies.iter().enumerate() {
-            let xf = b.transform();
-            let v = b.linear_velocity();
-            if !(xf.is_finite() && v.is_finite() && b.angular_velocity().is_finite()) {
-                return Err(format!("body {dense} has a non-finite pose or velocity"));
+        let sensors: usize = self.bodies.iter().map(|b| b.sensors.len()).sum();
+        if sensors != self.sensor_shapes {
+            return Err(format!(
+                "{} sensor shapes recorded, {sensors} on the bodies",
+                self.sensor_shapes
+            ));
+        }
+        if broad_phase.proxy_count() != self.bodies.len() {
+            return Err(format!(
+                "{} proxies for {} bodies",
+                broad_phase.proxy_count(),
+                self.bodies.len()
+            ));
+        }
+        for (dense, (&key, body)) in self.keys.iter().zip(&self.bodies).enumerate() {
+            let proxy = self.slots[key as usize].proxy;
+            if broad_phase.leaf_value(proxy) != Some(key)
+                || !BroadPhase::is_of(proxy, super::proxy_type(body.kind))
+            {
+                return Err(format!("body {dense}'s proxy is not its own"));
             }
+            body.check_restored()
+                .map_err(|e| format!("body {dense}: {e}"))?;
         }
         Ok(())
+    }
+
+    /// The live body with key `key`, or `None` (for checking references read from a snapshot).
+    #[cfg(feature = "serde")]
+    pub fn live(&self, key: u32) -> Option<&Body> {
+        let dense = self.slots.get(key as usize)?.dense;
+        self.bodies.get(dense as usize)
     }
 
     /// Number of live bodies.

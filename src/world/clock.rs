@@ -14,3 +14,18 @@ pub(crate) struct Clock {
     /// Real time accumulated by `advance` and not yet simulated (seconds).
     pub accumulator: Real,
 }
+
+#[cfg(feature = "serde")]
+impl Clock {
+    /// Checks a clock read from a snapshot: time and the real time not yet simulated are not
+    /// negative (finiteness is checked for every number of a snapshot before this).
+    pub fn check_restored(&self) -> Result<(), String> {
+        if self.time < 0.0 || self.accumulator < 0.0 {
+            return Err(format!(
+                "simulated time {} s and time not yet simulated {} s: neither can be negative",
+                self.time, self.accumulator
+            ));
+        }
+        Ok(())
+    }
+}

@@ -57,6 +57,41 @@ pub(crate) struct ContactSet {
 }
 
 impl ContactSet {
+    /// Checks contacts read from a snapshot against the bodies read with them: each pair is two
+    /// different live bodies, lower key first, at least one dynamic; the index maps every pair
+    /// to its own contact and nothing else; each contact's own data is sound
+    /// (`PairContact::check_restored`).
+    #[cfg(feature = "serde")]
+    pub fn check_restored(&self, bodies: &super::body_set::BodySet) -> Result<(), String> {
+        if self.index.len() != self.contacts.len() {
+            return Err(format!(
+                "{} index entries for {} contacts",
+                self.index.len(),
+                self.contacts.len()
+            ));
+        }
+        for (k, c) in self.contacts.iter().enumerate() {
+            let (Some(a), Some(b)) = (bodies.live(c.a), bodies.live(c.b)) else {
+                return Err(format!(
+                    "contact {k} names body {} or {}, which the world does not hold",
+                    c.a, c.b
+                ));
+            };
+            if c.a >= c.b || !(a.is_dynamic() || b.is_dynamic()) {
+                return Err(format!(
+                    "contact {k} pairs bodies {} and {}: two different bodies, lower first, one dynamic",
+                    c.a, c.b
+                ));
+            }
+            if self.index.get(&(c.a, c.b)) != Some(&k) {
+                return Err(format!("the index does not lead to contact {k}"));
+            }
+            c.check_restored(a, b)
+                .map_err(|e| format!("contact {k}: {e}"))?;
+        }
+        Ok(())
+    }
+
     /// Number of contacts.
     pub fn len(&self) -> usize {
         self.contacts.len()

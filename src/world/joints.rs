@@ -162,6 +162,144 @@ impl JointSet {
     }
 }
 
+#[cfg(feature = "serde")]
+impl JointSet {
+    /// Checks joints read from a snapshot against the bodies read with them: slots and the free
+    /// list agree (each free slot empty and listed once), each joint joins two different live
+    /// bodies (a mouse joint one, and only it), its settings lie in the ranges
+    /// [`World::add_joint`] checks, and the pairs kept from colliding are exactly those its
+    /// joints keep.
+    pub fn check_restored(&self, bodies: &super::body_set::BodySet) -> Result<(), String> {
+        let mut listed = vec![false; self.slots.len()];
+        for &k in &self.free {
+            let free = self
+                .slots
+                .get(k as usize)
+                .is_some_and(|s| s.joint.is_none());
+            if !free || std::mem::replace(&mut listed[k as usize], true) {
+                return Err(format!("free slot {k} is not an empty slot listed once"));
+            }
+        }
+        let mut blocked: HashMap<(u32, u32), u32> = HashMap::new();
+        for (k, j) in self.iter() {
+            check_stored_joint(j, bodies)
+                .map_err(|e| format!("joint {k} ({}): {e}", j.kind.name()))?;
+            if let (Some(a), false) = (j.body_a, j.common.collide_connected) {
+                *blocked.entry(ordered_pair(a, j.body_b)).or_default() += 1;
+            }
+        }
+        let empty = self.slots.iter().filter(|s| s.joint.is_none()).count();
+        if empty != self.free.len() {
+            return Err(format!(
+                "{empty} empty slots, {} listed free",
+                self.free.len()
+            ));
+        }
+        if blocked != self.blocked {
+            return Err("the pairs kept from colliding are not the joints' own".into());
+        }
+        Ok(())
+    }
+}
+
+/// One stored joint's checks (see [`JointSet::check_restored`]).
+#[cfg(feature = "serde")]
+fn check_stored_joint(j: &Joint, bodies: &super::body_set::BodySet) -> Result<(), String> {
+    let live = |key: u32| {
+        bodies
+            .live(key)
+            .ok_or(format!("body {key} is not in the world"))
+    };
+    let b = live(j.body_b)?;
+    let mouse = matches!(j.kind, JointKind::Mouse { .. });
+    match j.body_a {
+        None if mouse => {}
+        Some(a) if !mouse && a != j.body_b => {
+            if live(a)?.kind != BodyKind::Dynamic && b.kind != BodyKind::Dynamic {
+                return Err("neither body is dynamic".into());
+            }
+        }
+        _ => return Err("its bodies are not two different ones (one for a mouse joint)".into()),
+    }
+    let name = j.kind.name();
+    let text = |e: JointError| e.to_string();
+    check_common(name, &j.common).map_err(text)?;
+    let spring = |s: Option<(Real, Real)>| -> Result<(), JointError> {
+        if let Some((hertz, zeta)) = s {
+            non_negative(name, "hertz", hertz, MAX_FORCE)?;
+            non_negative(name, "damping_ratio", zeta, MAX_FORCE)?;
+        }
+        Ok(())
+    };
+    let motor = |m: Option<(Real, Real)>| match m {
+        Some((_, max)) => non_negative(name, "max motor force or torque", max, MAX_FORCE),
+        None => Ok(()),
+    };
+    let limit = |l: Option<(Real, Real)>| match l {
+        Some((lower, upper)) => ordered(name, "limits", lower, upper),
+        None => Ok(()),
+    };
+    let unit_axis = || {
+        if (j.local_axis.length() - 1.0).abs() > crate::constants::ROTATION_TOLERANCE {
+            return Err(JointError::OutOfRange {
+                joint: name,
+                field: "axis",
+                value: j.local_axis.length(),
+                expected: "a unit vector",
+            });
+        }
+        Ok(())
+    };
+    match j.kind {
+        JointKind::Revolute {
+            limit: l,
+            motor: m,
+            spring: s,
+        } => limit(l).and(motor(m)).and(spring(s)),
+        JointKind::Prismatic {
+            limit: l,
+            motor: m,
+            spring: s,
+        }
+        | JointKind::Wheel {
+            limit: l,
+            motor: m,
+            spring: s,
+        } => unit_axis().and(limit(l)).and(motor(m)).and(spring(s)),
+        JointKind::Distance {
+            length,
+            min,
+            max,
+            spring: s,
+        } => non_negative(name, "min_length", min, MAX_LENGTH)
+            .and(ordered(name, "min_length/length", min, length))
+            .and(ordered(name, "length/max_length", length, max))
+            .and(spring(s)),
+        JointKind::Weld { linear, angular } => spring(Some(linear)).and(spring(Some(angular))),
+        JointKind::Motor {
+            max_force,
+            max_torque,
+            correction,
+        } => non_negative(name, "max_force", max_force, MAX_FORCE)
+            .and(non_negative(name, "max_torque", max_torque, MAX_FORCE))
+            .and(non_negative(name, "correction_factor", correction, 1.0)),
+        JointKind::Mouse {
+            hertz,
+            damping_ratio,
+            max_force,
+            ..
+        } => non_negative(name, "hertz", hertz, MAX_FORCE)
+            .and(non_negative(
+                name,
+                "damping_ratio",
+                damping_ratio,
+                MAX_FORCE,
+            ))
+            .and(non_negative(name, "max_force", max_force, MAX_FORCE)),
+    }
+    .map_err(text)
+}
+
 /// What a joint did in the last step ([`World::joint_reaction`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JointReaction {

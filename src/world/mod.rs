@@ -40,7 +40,7 @@ pub use debug_draw::{
 pub use events::{ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
 pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
-pub use profile::StepProfile;
+pub use profile::{ProfileClock, StepProfile};
 pub use queries::{QueryFilter, ShapeCastHit, WorldRayHit};
 #[cfg(feature = "serde")]
 pub use snapshot::SnapshotError;
@@ -74,6 +74,8 @@ pub struct World {
     clock: Clock,
     /// Time spent in each stage of the last step.
     profile: StepProfile,
+    /// The clock the profile reads (see `profile.rs`); `None`: no timing.
+    profile_clock: Option<ProfileClock>,
     /// Sensor shapes and the shapes inside them (see `sensors.rs`).
     sensor_overlaps: sensors::SensorOverlaps,
     /// The joints (see `joints.rs`).
@@ -137,6 +139,7 @@ impl World {
             events: StepEvents::default(),
             clock: Clock::default(),
             profile: StepProfile::default(),
+            profile_clock: profile::default_clock(),
             sensor_overlaps: Default::default(),
             joints: joints::JointSet::with_tag(tag),
         })
@@ -171,10 +174,21 @@ impl World {
         self.clock.time
     }
 
-    /// Wall-clock milliseconds spent in each stage of the last step (all zero before the first).
+    /// Wall-clock milliseconds spent in each stage of the last step (all zero before the first,
+    /// and without a profile clock), and the continuous pass's counts.
     #[must_use]
     pub fn profile(&self) -> &StepProfile {
         &self.profile
+    }
+
+    /// Sets the clock the step's profile reads (seconds, monotonic; see [`ProfileClock`]), or
+    /// `None` to read no clock at all: the stage times are then zero and the counts still
+    /// kept. A new or restored world uses `std::time::Instant`, except on
+    /// `wasm32-unknown-unknown`, where it has none (`Instant::now` panics there); give it one
+    /// that reads `performance.now()` to profile in a browser. The clock never affects the
+    /// simulation.
+    pub fn set_profile_clock(&mut self, clock: Option<ProfileClock>) {
+        self.profile_clock = clock;
     }
 
     /// Number of steps run.

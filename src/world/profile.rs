@@ -1,9 +1,35 @@
 //! Wall-clock time of each stage of the last step, for profiling a scene (as Box2D's
-//! `b2World_GetProfile`). Measured with [`std::time::Instant`] around each stage of
-//! [`World::step`](super::World::step); the cost of measuring is a few tens of nanoseconds per
-//! step.
+//! `b2World_GetProfile`). Read from the world's [`ProfileClock`] around each stage of
+//! [`World::step`](super::World::step): by default `std::time::Instant` (a few tens of
+//! nanoseconds per step), none on `wasm32-unknown-unknown`, where `Instant::now` panics (the
+//! times then stay zero unless the caller gives a clock, `World::set_profile_clock`). Nothing
+//! else on the step's path reads a clock.
 
-use std::time::Instant;
+/// A monotonic clock for the step's profile: seconds since any fixed origin (in a browser,
+/// `performance.now() / 1000`). Only differences between two readings are used.
+pub type ProfileClock = fn() -> f64;
+
+/// The clock a new world profiles with (see the module notes).
+pub(crate) fn default_clock() -> Option<ProfileClock> {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    {
+        Some(instant_seconds)
+    }
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    {
+        None
+    }
+}
+
+/// Seconds since the first reading in this process, from `std::time::Instant`.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+fn instant_seconds() -> f64 {
+    static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    ORIGIN
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
+}
 
 /// Milliseconds (wall clock) spent in each stage of the last step (see `docs/architecture.md` for
 /// the stages), and the continuous pass's work in counts (which, unlike times, do not move with
@@ -44,16 +70,19 @@ impl StepProfile {
     }
 }
 
-/// Times consecutive stages: each `lap` returns the milliseconds since the previous one.
+/// Times consecutive stages: each `lap` returns the milliseconds since the previous one (zero
+/// without a clock).
 pub(crate) struct Laps {
-    start: Instant,
-    last: Instant,
+    clock: Option<ProfileClock>,
+    start: f64,
+    last: f64,
 }
 
 impl Laps {
-    pub fn start() -> Self {
-        let now = Instant::now();
+    pub fn start(clock: Option<ProfileClock>) -> Self {
+        let now = clock.map_or(0.0, |c| c());
         Self {
+            clock,
             start: now,
             last: now,
         }
@@ -61,14 +90,17 @@ impl Laps {
 
     /// Milliseconds since the previous lap (or the start).
     pub fn lap(&mut self) -> f64 {
-        let now = Instant::now();
-        let ms = 1e3 * (now - self.last).as_secs_f64();
+        let Some(clock) = self.clock else {
+            return 0.0;
+        };
+        let now = clock();
+        let ms = 1e3 * (now - self.last);
         self.last = now;
         ms
     }
 
     /// Milliseconds since the start.
     pub fn total(&self) -> f64 {
-        1e3 * self.start.elapsed().as_secs_f64()
+        self.clock.map_or(0.0, |c| 1e3 * (c() - self.start))
     }
 }

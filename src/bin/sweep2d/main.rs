@@ -234,11 +234,14 @@ const MAX_SNAPSHOT_BYTES: u64 = 1 << 30;
 fn load_scene_or_snapshot(path: &Path) -> Result<scene::LoadedScene, Failure> {
     use std::io::Read;
     let input = |m: String| Failure::Input(format!("{}: {m}", path.display()));
-    let mut head = [0u8; 16];
+    // A snapshot starts with SWEEP2D-SNAPSHOT; a file holding only the start of that (cut short)
+    // is a damaged snapshot, not a scene (no JSON text starts with `S`).
+    let mut head = Vec::with_capacity(16);
     let is_snapshot = File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
+        .and_then(|f| f.take(16).read_to_end(&mut head))
         .is_ok()
-        && &head == b"SWEEP2D-SNAPSHOT";
+        && !head.is_empty()
+        && b"SWEEP2D-SNAPSHOT".starts_with(&head);
     if !is_snapshot {
         let file = SceneFile::read(path).map_err(|e| input(e.to_string()))?;
         return file.build().map_err(|e| input(e.to_string()));

@@ -12,6 +12,8 @@
 //! bit survives, infinities included). A snapshot is read only by the same version of sweep2d
 //! that wrote it.
 
+mod scan;
+
 use super::{body_set::BodySet, contact_set::ContactSet, events::StepEvents, joints::JointSet};
 use super::{clock::Clock, sensors::SensorOverlaps, World, WorldConfig};
 use crate::broadphase::BroadPhase;
@@ -84,6 +86,121 @@ fn checksum(bytes: &[u8]) -> u64 {
     super::fnv1a(super::FNV_OFFSET, bytes)
 }
 
+/// The payload of a snapshot after its header is checked (module notes): magic, format and crate
+/// version, length and checksum.
+fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+    let cut = || SnapshotError::Damaged("the header is cut short".into());
+    if bytes.len() < MAGIC.len() {
+        // The start of a snapshot, cut inside its first 16 bytes, is damaged, not foreign.
+        return if !bytes.is_empty() && MAGIC.starts_with(bytes) {
+            Err(cut())
+        } else {
+            Err(SnapshotError::NotASnapshot)
+        };
+    }
+    if &bytes[..MAGIC.len()] != MAGIC {
+        return Err(SnapshotError::NotASnapshot);
+    }
+    if bytes.len() < HEAD {
+        return Err(cut());
+    }
+    let u32_at =
+        |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let format = u32_at(16);
+    let version_len = u32_at(20) as usize;
+    let version_end = HEAD
+        .checked_add(version_len)
+        .filter(|&e| e <= bytes.len() && version_len <= MAX_VERSION_LEN)
+        .ok_or_else(cut)?;
+    let raw = &bytes[HEAD..version_end];
+    if format != FORMAT_VERSION || raw != env!("CARGO_PKG_VERSION").as_bytes() {
+        return Err(SnapshotError::WrongVersion {
+            written: shown_version(raw),
+            format,
+            ours: env!("CARGO_PKG_VERSION"),
+        });
+    }
+    let rest = &bytes[version_end..];
+    if rest.len() < 16 {
+        return Err(cut());
+    }
+    let u64_at = |i: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&rest[i..i + 8]);
+        u64::from_le_bytes(b)
+    };
+    let (length, sum) = (u64_at(0), u64_at(8));
+    let payload = &rest[16..];
+    if payload.len() as u64 != length {
+        return Err(SnapshotError::Damaged(format!(
+            "{} bytes of state where the header says {length}",
+            payload.len()
+        )));
+    }
+    if checksum(payload) != sum {
+        return Err(SnapshotError::Damaged("the checksum does not match".into()));
+    }
+    Ok(payload)
+}
+
+/// Longest crate version string a header may carry (bytes).
+const MAX_VERSION_LEN: usize = 64;
+
+/// A version string from a header as messages show it: printable ASCII kept, everything else
+/// (terminal escape sequences, invalid UTF-8) escaped, so a forged header cannot write to the
+/// user's terminal.
+fn shown_version(raw: &[u8]) -> String {
+    raw.iter()
+        .flat_map(|&b| std::ascii::escape_default(b))
+        .map(char::from)
+        .collect()
+}
+
+impl State {
+    /// Checks everything the step and the queries rely on, owner by owner (each part checks its
+    /// own invariants and its references into the parts checked before it), so that a restored
+    /// world can neither panic nor loop. Numbers were already checked finite by [`scan::scan`].
+    fn check(&self) -> Result<(), SnapshotError> {
+        let invalid = |part: &str, e: String| SnapshotError::Invalid(format!("{part}: {e}"));
+        self.config
+            .validate()
+            .map_err(|e| invalid("the settings", e.to_string()))?;
+        self.clock
+            .check_restored()
+            .map_err(|e| invalid("the clock", e))?;
+        self.broad_phase
+            .check_restored()
+            .map_err(|e| invalid("the broad phase", e))?;
+        self.bodies
+            .check_restored(&self.broad_phase)
+            .map_err(|e| invalid("the bodies", e))?;
+        self.contacts
+            .check_restored(&self.bodies)
+            .map_err(|e| invalid("the contacts", e))?;
+        self.joints
+            .check_restored(&self.bodies)
+            .map_err(|e| invalid("the joints", e))?;
+        for (i, pair) in self.sensor_overlaps.iter().enumerate() {
+            for id in [pair.0, pair.1] {
+                let live = self
+                    .bodies
+                    .get(id.body)
+                    .is_some_and(|b| b.shape_slot(id).is_some());
+                if !live {
+                    return Err(invalid(
+                        "the sensor overlaps",
+                        format!(
+                            "overlap {i} names shape {} of a body the world does not hold",
+                            id.index
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 impl World {
     /// The world's whole state as bytes (feature `serde`): restore it with [`World::restore`]
     /// and the restored world steps exactly as this one would, bit for bit. Ids of this world
@@ -119,50 +236,11 @@ impl World {
     /// snapshot was taken. Refuses bytes that are not a snapshot, were written by another version
     /// of sweep2d, were cut short or changed (checksum), or do not decode into a consistent world.
     pub fn restore(bytes: &[u8]) -> Result<World, SnapshotError> {
-        if bytes.len() < HEAD || &bytes[..16] != MAGIC {
-            return Err(SnapshotError::NotASnapshot);
-        }
-        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        let format = u32_at(16);
-        let version_len = u32_at(20) as usize;
-        let version_end = HEAD
-            .checked_add(version_len)
-            .filter(|&e| e <= bytes.len() && version_len <= 64)
-            .ok_or_else(|| SnapshotError::Damaged("the header is cut short".into()))?;
-        let written = String::from_utf8_lossy(&bytes[HEAD..version_end]).into_owned();
-        if format != FORMAT_VERSION || written != env!("CARGO_PKG_VERSION") {
-            return Err(SnapshotError::WrongVersion {
-                written,
-                format,
-                ours: env!("CARGO_PKG_VERSION"),
-            });
-        }
-        let rest = &bytes[version_end..];
-        if rest.len() < 16 {
-            return Err(SnapshotError::Damaged("the header is cut short".into()));
-        }
-        let length = u64::from_le_bytes(rest[..8].try_into().expect("8 bytes"));
-        let sum = u64::from_le_bytes(rest[8..16].try_into().expect("8 bytes"));
-        let payload = &rest[16..];
-        if payload.len() as u64 != length {
-            return Err(SnapshotError::Damaged(format!(
-                "{} bytes of state where the header says {length}",
-                payload.len()
-            )));
-        }
-        if checksum(payload) != sum {
-            return Err(SnapshotError::Damaged("the checksum does not match".into()));
-        }
+        let payload = payload(bytes)?;
+        scan::scan(payload).map_err(SnapshotError::Invalid)?;
         let state: State =
             rmp_serde::from_slice(payload).map_err(|e| SnapshotError::Invalid(e.to_string()))?;
-        state
-            .config
-            .validate()
-            .map_err(|e| SnapshotError::Invalid(e.to_string()))?;
-        state
-            .bodies
-            .check_consistency()
-            .map_err(SnapshotError::Invalid)?;
+        state.check()?;
         Ok(World {
             config: state.config,
             bodies: state.bodies,
@@ -172,6 +250,7 @@ impl World {
             events: state.events,
             clock: state.clock,
             profile: Default::default(),
+            profile_clock: super::profile::default_clock(),
             sensor_overlaps: state.sensor_overlaps,
             joints: state.joints,
         })
