@@ -492,6 +492,9 @@ fn http(addr: &str, method: &str, path: &str, body: &str) -> (u16, String) {
 fn http_with(addr: &str, method: &str, path: &str, body: &str, headers: &str) -> (u16, String) {
     use std::io::{Read, Write};
     let mut s = std::net::TcpStream::connect(addr).unwrap();
+    // A server that stopped answering fails the test instead of hanging it.
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
     write!(
         s,
         "{method} {path} HTTP/1.0\r\n{headers}Content-Length: {}\r\n\r\n{body}",
@@ -580,6 +583,108 @@ fn serve_obeys_only_its_own_page_and_survives_what_used_to_kill_it() {
     assert_eq!(http(addr, "POST", "/api/command", &command).0, 200);
     let (got, _) = http(addr, "GET", "/api/state", "");
     assert_eq!(got, 200, "the server still answers");
+}
+
+/// The hardening review's greedy and stalling clients: commands whose bodies never end, more
+/// pages streaming than the server takes, bullets fired as fast as a script can, a scene far
+/// larger than a browser can show. Every other client is answered within a second meanwhile,
+/// and what would add unbounded work is refused with a message. Every loop here is bounded.
+#[test]
+fn serve_stays_responsive_to_clients_that_stall_or_take_too_much() {
+    use std::io::{Read, Write};
+    use std::time::{Duration, Instant};
+    let server = serve();
+    let addr = server.addr.as_str();
+    let state_within_a_second = |when: &str| {
+        let t = Instant::now();
+        let (got, _) = http(addr, "GET", "/api/state", "");
+        assert_eq!(got, 200, "{when}");
+        assert!(
+            t.elapsed() < Duration::from_secs(1),
+            "{when}: {:?}",
+            t.elapsed()
+        );
+    };
+    // Commands whose chunked bodies never end (the review: one blocked every client).
+    let stall = || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        write!(
+            s,
+            "POST /api/command HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Transfer-Encoding: chunked\r\n\r\n5\r\n{{\"cmd"
+        )
+        .unwrap();
+        s
+    };
+    let stalled: Vec<_> = (0..4).map(|_| stall()).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    state_within_a_second("four commands stalled");
+    assert_eq!(http(addr, "GET", "/", "").0, 200);
+    // All command slots held: another command is refused at once, not queued behind them.
+    let fire = r#"{"cmd":"fire","from":[-3,1],"to":[-2,1],"radius":0.05,"speed":100}"#;
+    let (got, body) = http(addr, "POST", "/api/command", fire);
+    assert_eq!(got, 503, "{body}");
+    assert!(body.contains("busy"), "{body}");
+    drop(stalled);
+    // Their slots come back once those clients go away.
+    let mut freed = false;
+    for _ in 0..40 {
+        if http(addr, "POST", "/api/command", fire).0 == 200 {
+            freed = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(freed, "the stalled commands' slots were never given back");
+    // Bullets: at most 20 a second.
+    std::thread::sleep(Duration::from_millis(1100));
+    let answers: Vec<(u16, String)> = (0..30)
+        .map(|_| http(addr, "POST", "/api/command", fire))
+        .collect();
+    let obeyed = answers.iter().filter(|a| a.0 == 200).count();
+    assert!(
+        (1..=20).contains(&obeyed),
+        "{obeyed} bullets in a burst of 30"
+    );
+    assert!(answers
+        .iter()
+        .any(|a| a.0 == 400 && a.1.contains("bullets a second")));
+    // A scene larger than the testbed takes is refused with the cap, and the old one keeps running.
+    let body = r#"{"kind":"dynamic","position":[0,0],"shape":{"type":"circle","radius":0.1}}"#;
+    let bodies = vec![body; 20_001].join(",");
+    let scene = format!(r#"{{"bodies":[{bodies}]}}"#);
+    let command = serde_json::json!({"cmd": "load_text", "text": scene}).to_string();
+    let (got, reply) = http(addr, "POST", "/api/command", &command);
+    assert_eq!(got, 400, "{reply:.300}");
+    assert!(reply.contains("at most 20000"), "{reply:.300}");
+    state_within_a_second("after the refused scene");
+    // Pages streaming: eight at once; a ninth is refused.
+    let upgrade = |k: usize| -> (std::net::TcpStream, String) {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        write!(
+            s,
+            "GET /ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        )
+        .unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && head.len() < 4096 {
+            if s.read(&mut byte).unwrap_or(0) == 0 {
+                break;
+            }
+            head.push(byte[0]);
+        }
+        let text = String::from_utf8_lossy(&head).into_owned();
+        assert!(text.starts_with("HTTP/1.1"), "upgrade {k}: {text:?}");
+        (s, text[9..12].to_string())
+    };
+    let open: Vec<_> = (0..8).map(upgrade).collect();
+    assert!(open.iter().all(|(_, status)| status == "101"));
+    let (_ninth, status) = upgrade(8);
+    assert_eq!(status, "503");
+    state_within_a_second("eight pages streaming");
 }
 
 #[test]

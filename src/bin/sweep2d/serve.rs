@@ -56,6 +56,28 @@ const GRAB_FORCE_PER_KG: f64 = 1000.0;
 /// Bodies the state endpoint lists (the first dynamic ones).
 const MAX_LISTED_BODIES: usize = 500;
 
+/// Requests answered at once (each on its own thread); more get 503 at once, so a client that
+/// opens many slow requests cannot exhaust the server's threads.
+const MAX_REQUESTS_IN_FLIGHT: usize = 32;
+
+/// Commands being read or run at once: a client that starts a command and never finishes its
+/// body holds one of these, never the others' requests.
+const MAX_COMMANDS_IN_FLIGHT: usize = 4;
+
+/// WebSocket clients streamed to at once.
+const MAX_SOCKETS: usize = 8;
+
+/// Draw commands a frame carries at most (about 2 MB of JSON, what a browser draws 30 times a
+/// second); a larger scene's frame is thinned to these and the page says so.
+const MAX_FRAME_COMMANDS: usize = 20_000;
+
+/// Bodies a scene loaded into the testbed may have (an uploaded 100,000-body scene took the
+/// server from 512 MB to 4.7 GB with 20 pages open); `sweep2d run` takes larger ones.
+const MAX_TESTBED_BODIES: usize = 20_000;
+
+/// Bullets the page may fire per second of wall time.
+const MAX_BULLETS_PER_SECOND: usize = 20;
+
 /// The simulation the threads share.
 struct Sim {
     world: World,
@@ -76,11 +98,20 @@ struct Sim {
     grab: Option<JointId>,
     /// Bumped on every change the page should redraw.
     version: u64,
+    /// When the bullets of the last second were fired (wall clock).
+    recent_bullets: std::collections::VecDeque<Instant>,
 }
 
 impl Sim {
     fn load(scene: &str, text: &str) -> Result<Sim, String> {
         let file = SceneFile::from_json(text).map_err(|e| format!("{scene}: {e}"))?;
+        if file.bodies.len() > MAX_TESTBED_BODIES {
+            return Err(format!(
+                "{scene}: {} bodies; the testbed takes at most {MAX_TESTBED_BODIES} (run larger \
+                 scenes with `sweep2d run`)",
+                file.bodies.len()
+            ));
+        }
         let built = file.build().map_err(|e| format!("{scene}: {e}"))?;
         Ok(Sim {
             world: built.world,
@@ -95,12 +126,18 @@ impl Sim {
             error: None,
             grab: None,
             version: 0,
+            recent_bullets: Default::default(),
         })
     }
 
     /// Replaces the world by a freshly built scene, keeping the page's settings.
     fn replace(&mut self, scene: &str, text: &str) -> Result<(), String> {
-        let mut fresh = Sim::load(scene, text)?;
+        self.adopt(Sim::load(scene, text)?)
+    }
+
+    /// Takes `fresh` (a scene built without the lock held, see `run_command`) in place of this
+    /// one, keeping the page's settings.
+    fn adopt(&mut self, mut fresh: Sim) -> Result<(), String> {
         fresh.speed = self.speed;
         fresh.layers = self.layers;
         fresh.paused = self.paused;
@@ -202,22 +239,7 @@ impl Sim {
                 let (scene, source) = (self.scene.clone(), self.source.clone());
                 self.replace(&scene, &source)?;
             }
-            "load" => {
-                let name = c["scene"].as_str().unwrap_or("");
-                let text = scene_text(name).ok_or_else(|| format!("no scene called {name:?}"))?;
-                self.replace(name, &text)?;
-            }
-            "load_text" => {
-                let text = c["text"]
-                    .as_str()
-                    .ok_or("`text` must be the scene file's text")?;
-                let name = c["name"].as_str().unwrap_or("uploaded scene");
-                if let Err(e) = self.replace(name, text) {
-                    self.error = Some(e.clone());
-                    self.version += 1;
-                    return Err(e);
-                }
-            }
+            // `load` and `load_text` are built off the lock by `run_command`.
             "speed" => {
                 let v = number("value")?;
                 if !(0.05..=4.0).contains(&v) {
@@ -236,6 +258,24 @@ impl Sim {
                     .map_err(|e| format!("layers: {e}"))?;
             }
             "fire" => {
+                let now = Instant::now();
+                while self
+                    .recent_bullets
+                    .front()
+                    .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(1))
+                {
+                    self.recent_bullets.pop_front();
+                }
+                if self.recent_bullets.len() >= MAX_BULLETS_PER_SECOND {
+                    return Err(format!(
+                        "fire: at most {MAX_BULLETS_PER_SECOND} bullets a second"
+                    ));
+                }
+                if self.world.body_count() >= MAX_TESTBED_BODIES {
+                    return Err(format!(
+                        "fire: the scene already has {MAX_TESTBED_BODIES} bodies; reset it"
+                    ));
+                }
                 let (from, to) = (point("from")?, point("to")?);
                 let radius = number("radius")?;
                 let speed = number("speed")?;
@@ -256,6 +296,7 @@ impl Sim {
                     })
                     .map_err(|e| format!("fire: {e}"))?;
                 self.bullets_fired += 1;
+                self.recent_bullets.push_back(now);
             }
             "grab" => {
                 let at = point("at")?;
@@ -300,7 +341,13 @@ impl Sim {
     fn frame(&self) -> String {
         let mut list = DrawList::new();
         self.world.debug_draw(&mut list, &self.layers);
-        serde_json::json!({ "state": self.state(false), "commands": list.commands }).to_string()
+        let total = list.commands.len();
+        list.commands.truncate(MAX_FRAME_COMMANDS);
+        let mut state = self.state(false);
+        if total > MAX_FRAME_COMMANDS {
+            state["thinned"] = serde_json::json!({ "drawn": MAX_FRAME_COMMANDS, "total": total });
+        }
+        serde_json::json!({ "state": state, "commands": list.commands }).to_string()
     }
 }
 
@@ -325,6 +372,32 @@ fn lock(sim: &Mutex<Sim>) -> std::sync::MutexGuard<'_, Sim> {
 /// Runs a page command; a panic inside it (a bug) is caught, the scene is rebuilt from its text,
 /// and the page gets the message instead of a server that stopped answering.
 fn run_command(sim: &Mutex<Sim>, c: &serde_json::Value) -> Result<(), String> {
+    // Loading reads and builds a scene, the slow part, before taking the lock: the simulation and
+    // the other clients' requests go on meanwhile.
+    let fresh = match c["cmd"].as_str() {
+        Some("load") => {
+            let name = c["scene"].as_str().unwrap_or("");
+            let text = scene_text(name).ok_or_else(|| format!("no scene called {name:?}"))?;
+            Some(Sim::load(name, &text))
+        }
+        Some("load_text") => {
+            let text = c["text"]
+                .as_str()
+                .ok_or("`text` must be the scene file's text")?;
+            let name = c["name"].as_str().unwrap_or("uploaded scene");
+            Some(Sim::load(name, text))
+        }
+        _ => None,
+    };
+    if let Some(fresh) = fresh {
+        let mut s = lock(sim);
+        let outcome = fresh.and_then(|f| s.adopt(f));
+        if let Err(e) = &outcome {
+            s.error = Some(e.clone());
+            s.version += 1;
+        }
+        return outcome;
+    }
     let mut s = lock(sim);
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| s.command(c))) {
         Ok(outcome) => outcome,
@@ -526,100 +599,181 @@ pub fn serve(scene: Option<&std::path::Path>, host: IpAddr, port: u16) -> Result
         std::thread::spawn(move || simulate(sim));
     }
     let port = server.server_addr().to_ip().map_or(port, |a| a.port());
-    for mut request in server.incoming_requests() {
+    let limits = Limits::default();
+    for request in server.incoming_requests() {
         let url = request.url().to_string();
-        if let Some((status, message)) = refusal(&request, port) {
+        let refused = refusal(&request, port)
+            .or_else(|| (!limits.requests.take()).then(|| (503, busy("requests"))));
+        if let Some((status, message)) = refused {
             let reply = serde_json::json!({"ok": false, "error": message}).to_string();
             if let Err(e) = request.respond(json_response(status, reply)) {
                 eprintln!("sweep2d serve: answering {url}: {e}");
             }
             continue;
         }
-        let method = request.method().clone();
-        let result = match (method, url.as_str()) {
-            (tiny_http::Method::Get, "/") => request.respond(
-                tiny_http::Response::from_string(PAGE).with_header(
-                    "Content-Type: text/html; charset=utf-8"
-                        .parse::<tiny_http::Header>()
-                        .expect("a valid header"),
-                ),
-            ),
-            (tiny_http::Method::Get, "/api/scenes") => {
-                let mut names = vec!["demo"];
-                names.extend(SCENES.iter().map(|(n, _)| *n));
-                request.respond(json_response(200, serde_json::json!(names).to_string()))
+        // Each request on its own thread: one that waits on its client (a body that never
+        // ends) holds only its own thread and slot.
+        let (sim, limits) = (Arc::clone(&sim), limits.clone());
+        std::thread::spawn(move || {
+            if let Err(e) = answer(request, &sim, &limits) {
+                eprintln!("sweep2d serve: answering {url}: {e}");
             }
-            (tiny_http::Method::Get, "/api/state") => {
-                let state = lock(&sim).state(true);
-                request.respond(json_response(200, state.to_string()))
-            }
-            (tiny_http::Method::Post, "/api/command") => {
-                let mut body = String::new();
-                let read = request
-                    .as_reader()
-                    .take(MAX_SCENE_BYTES + 1)
-                    .read_to_string(&mut body);
-                let outcome = match read {
-                    Err(e) => Err(format!("cannot read the command: {e}")),
-                    Ok(n) if n as u64 > MAX_SCENE_BYTES => {
-                        Err("the command is larger than 16 MiB".to_string())
-                    }
-                    Ok(_) => serde_json::from_str::<serde_json::Value>(&body)
-                        .map_err(|e| format!("the command is not JSON: {e}"))
-                        .and_then(|c| run_command(&sim, &c)),
-                };
-                let (status, reply) = match outcome {
-                    Ok(()) => (200, serde_json::json!({"ok": true})),
-                    Err(e) => (400, serde_json::json!({"ok": false, "error": e})),
-                };
-                request.respond(json_response(status, reply.to_string()))
-            }
-            (tiny_http::Method::Get, "/ws") => {
-                let key = request
-                    .headers()
-                    .iter()
-                    .find(|h| h.field.equiv("Sec-WebSocket-Key"))
-                    .map(|h| h.value.as_str().to_string());
-                match key {
-                    Some(key) => {
-                        let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
-                        let response = tiny_http::Response::empty(101)
-                            .with_header(
-                                "Upgrade: websocket"
-                                    .parse::<tiny_http::Header>()
-                                    .expect("a valid header"),
-                            )
-                            .with_header(
-                                "Connection: Upgrade"
-                                    .parse::<tiny_http::Header>()
-                                    .expect("a valid header"),
-                            )
-                            .with_header(
-                                format!("Sec-WebSocket-Accept: {accept}")
-                                    .parse::<tiny_http::Header>()
-                                    .expect("a valid header"),
-                            );
-                        let stream = request.upgrade("websocket", response);
-                        let sim = Arc::clone(&sim);
-                        std::thread::spawn(move || stream_frames(sim, stream));
-                        Ok(())
-                    }
-                    None => request.respond(json_response(
-                        400,
-                        r#"{"ok":false,"error":"a WebSocket upgrade is expected here"}"#.into(),
-                    )),
-                }
-            }
-            _ => request.respond(json_response(
-                404,
-                r#"{"ok":false,"error":"no such page"}"#.into(),
-            )),
-        };
-        if let Err(e) = result {
-            eprintln!("sweep2d serve: answering {url}: {e}");
-        }
+            limits.requests.give_back();
+        });
     }
     Ok(())
+}
+
+/// A count of slots in use with a cap, shared by the server's threads.
+#[derive(Clone)]
+struct Slots {
+    used: Arc<std::sync::atomic::AtomicUsize>,
+    cap: usize,
+}
+
+impl Slots {
+    fn new(cap: usize) -> Self {
+        Self {
+            used: Arc::default(),
+            cap,
+        }
+    }
+
+    /// Takes a slot; `false` (and nothing taken) when all are in use.
+    fn take(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        self.used
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < self.cap).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    fn give_back(&self) {
+        self.used.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+    }
+}
+
+/// The server's caps on concurrent work.
+#[derive(Clone)]
+struct Limits {
+    requests: Slots,
+    commands: Slots,
+    sockets: Slots,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            requests: Slots::new(MAX_REQUESTS_IN_FLIGHT),
+            commands: Slots::new(MAX_COMMANDS_IN_FLIGHT),
+            sockets: Slots::new(MAX_SOCKETS),
+        }
+    }
+}
+
+/// The message of a refusal for want of slots.
+fn busy(what: &str) -> String {
+    format!("the testbed is busy (too many {what} at once); try again")
+}
+
+/// Answers one request (on its own thread).
+fn answer(
+    mut request: tiny_http::Request,
+    sim: &Arc<Mutex<Sim>>,
+    limits: &Limits,
+) -> Result<(), std::io::Error> {
+    let method = request.method().clone();
+    match (method, request.url()) {
+        (tiny_http::Method::Get, "/") => request.respond(
+            tiny_http::Response::from_string(PAGE).with_header(
+                "Content-Type: text/html; charset=utf-8"
+                    .parse::<tiny_http::Header>()
+                    .expect("a valid header"),
+            ),
+        ),
+        (tiny_http::Method::Get, "/api/scenes") => {
+            let mut names = vec!["demo"];
+            names.extend(SCENES.iter().map(|(n, _)| *n));
+            request.respond(json_response(200, serde_json::json!(names).to_string()))
+        }
+        (tiny_http::Method::Get, "/api/state") => {
+            let state = lock(sim).state(true);
+            request.respond(json_response(200, state.to_string()))
+        }
+        (tiny_http::Method::Post, "/api/command") => {
+            if !limits.commands.take() {
+                let reply = serde_json::json!({"ok": false, "error": busy("commands")});
+                return request.respond(json_response(503, reply.to_string()));
+            }
+            let mut body = String::new();
+            let read = request
+                .as_reader()
+                .take(MAX_SCENE_BYTES + 1)
+                .read_to_string(&mut body);
+            let outcome = match read {
+                Err(e) => Err(format!("cannot read the command: {e}")),
+                Ok(n) if n as u64 > MAX_SCENE_BYTES => {
+                    Err("the command is larger than 16 MiB".to_string())
+                }
+                Ok(_) => serde_json::from_str::<serde_json::Value>(&body)
+                    .map_err(|e| format!("the command is not JSON: {e}"))
+                    .and_then(|c| run_command(sim, &c)),
+            };
+            limits.commands.give_back();
+            let (status, reply) = match outcome {
+                Ok(()) => (200, serde_json::json!({"ok": true})),
+                Err(e) => (400, serde_json::json!({"ok": false, "error": e})),
+            };
+            request.respond(json_response(status, reply.to_string()))
+        }
+        (tiny_http::Method::Get, "/ws") => {
+            let key = request
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv("Sec-WebSocket-Key"))
+                .map(|h| h.value.as_str().to_string());
+            let Some(key) = key else {
+                return request.respond(json_response(
+                    400,
+                    r#"{"ok":false,"error":"a WebSocket upgrade is expected here"}"#.into(),
+                ));
+            };
+            if !limits.sockets.take() {
+                let reply = serde_json::json!({"ok": false, "error": busy("pages streaming")});
+                return request.respond(json_response(503, reply.to_string()));
+            }
+            let accept = tungstenite::handshake::derive_accept_key(key.as_bytes());
+            let response = tiny_http::Response::empty(101)
+                .with_header(
+                    "Upgrade: websocket"
+                        .parse::<tiny_http::Header>()
+                        .expect("a valid header"),
+                )
+                .with_header(
+                    "Connection: Upgrade"
+                        .parse::<tiny_http::Header>()
+                        .expect("a valid header"),
+                )
+                .with_header(
+                    format!("Sec-WebSocket-Accept: {accept}")
+                        .parse::<tiny_http::Header>()
+                        .expect("a valid header"),
+                );
+            let stream = request.upgrade("websocket", response);
+            let (sim, sockets) = (Arc::clone(sim), limits.sockets.clone());
+            // The stream has a thread of its own, which frees this request's slot.
+            std::thread::spawn(move || {
+                stream_frames(sim, stream);
+                sockets.give_back();
+            });
+            Ok(())
+        }
+        _ => request.respond(json_response(
+            404,
+            r#"{"ok":false,"error":"no such page"}"#.into(),
+        )),
+    }
 }
 
 #[cfg(test)]
