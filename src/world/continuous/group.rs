@@ -8,6 +8,7 @@
 //! faster than the threshold) is left out: its bounce is an impact of its own, resolved next in
 //! time order, so a bounce still travels down a row of touching bodies (Newton's cradle).
 
+use super::joint_tree::{JointTree, Row, TreeJoint};
 use super::schedule::bounces;
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
@@ -285,6 +286,16 @@ impl ContinuousPass<'_> {
             .iter()
             .map(|j| (table.slot(self, j.a), table.slot(self, j.b)))
             .collect();
+        // Joints that form a tree are projected exactly each sweep (`joint_tree.rs`), in time
+        // linear in the group's bodies; others (closed loops) are swept one by one.
+        let tree = (!joints.is_empty())
+            .then(|| table.joint_tree(joints, &joint_slots))
+            .flatten();
+        let iterations = if tree.is_some() {
+            GROUP_ITERATIONS
+        } else {
+            iterations
+        };
         // Effective masses of the joints' rows, which do not change during the sweeps.
         let joint_rows: Vec<JointRows> = joints
             .iter()
@@ -292,15 +303,22 @@ impl ContinuousPass<'_> {
             .map(|(j, &(a, b))| JointRows::new(j, table.inv(a), table.inv(b)))
             .collect();
         for sweep in 0..iterations {
-            // Joints converged (no relative velocity left to remove) after the contacts' usual
-            // sweeps: done. A gentle touch of a jointed body stops after a few sweeps; only a hard
-            // blow runs the long ones.
-            let mut residual: Real = 0.0;
-            for ((j, &(a, b)), rows) in joints.iter().zip(&joint_slots).zip(&joint_rows) {
-                residual = residual.max(table.solve_joint(j, a, b, rows));
+            if let Some(tree) = &tree {
+                table.project(tree);
+            } else {
+                // Joints converged (no relative velocity left to remove) after the contacts'
+                // usual sweeps: done. A gentle touch of a jointed body stops after a few sweeps;
+                // only a hard blow runs the long ones.
+                let mut residual: Real = 0.0;
+                for ((j, &(a, b)), rows) in joints.iter().zip(&joint_slots).zip(&joint_rows) {
+                    residual = residual.max(table.solve_joint(j, a, b, rows));
+                }
+                if sweep >= GROUP_ITERATIONS && residual < GROUP_JOINT_TOLERANCE {
+                    break;
+                }
             }
-            if sweep >= GROUP_ITERATIONS && residual < GROUP_JOINT_TOLERANCE {
-                break;
+            if contacts.is_empty() && tree.is_some() {
+                break; // one projection is the exact answer
             }
             for (k, &(a, b)) in contacts.iter_mut().zip(&contact_slots) {
                 let (ma, mb) = (table.inv(a), table.inv(b));
@@ -330,6 +348,10 @@ impl ContinuousPass<'_> {
                     table.push_impulse(a, b, p.ra, p.rb, djt * tangent);
                 }
             }
+        }
+        if let Some(tree) = &tree {
+            // The joints hold exactly at the end; the contacts to the sweeps' accuracy.
+            table.project(tree);
         }
         table.write_back(self);
     }
@@ -465,6 +487,60 @@ impl GroupTable {
     /// The inverse masses of slot `i`.
     fn inv(&self, i: usize) -> InverseMass {
         self.bodies[i].inv
+    }
+
+    /// The group's joints (at slots `slots`) factorised as a tree, or `None` when they do not
+    /// form one (see `joint_tree.rs`).
+    fn joint_tree(&self, joints: &[GroupJoint], slots: &[(usize, usize)]) -> Option<JointTree> {
+        let inv: Vec<(Real, Real)> = self
+            .bodies
+            .iter()
+            .map(|b| (b.inv.linear, b.inv.angular))
+            .collect();
+        let movable: Vec<bool> = self.bodies.iter().map(|b| b.movable).collect();
+        let tree_joints = joints
+            .iter()
+            .zip(slots)
+            .map(|(j, &(a, b))| {
+                let mut rows = Vec::with_capacity(3);
+                let turn = match j.kind {
+                    GroupJointKind::Point { angular } => {
+                        rows.extend([Row::Linear(Vec2::X), Row::Linear(Vec2::Y)]);
+                        angular
+                    }
+                    GroupJointKind::Along { n } => {
+                        rows.push(Row::Linear(n));
+                        false
+                    }
+                    GroupJointKind::Across { n, angular } => {
+                        rows.push(Row::Linear(n.perp()));
+                        angular
+                    }
+                };
+                if turn {
+                    rows.push(Row::Angular);
+                }
+                TreeJoint {
+                    a,
+                    b,
+                    ra: j.ra,
+                    rb: j.rb,
+                    rows,
+                }
+            })
+            .collect();
+        JointTree::build(&inv, &movable, tree_joints)
+    }
+
+    /// The movable bodies' velocities replaced by the closest ones the joints of `tree` hold.
+    fn project(&mut self, tree: &JointTree) {
+        let mut v: Vec<[Real; 3]> = self.bodies.iter().map(|b| [b.v.x, b.v.y, b.w]).collect();
+        tree.project(&mut v);
+        for (b, v) in self.bodies.iter_mut().zip(v) {
+            if b.movable {
+                (b.v, b.w) = (Vec2::new(v[0], v[1]), v[2]);
+            }
+        }
     }
 
     /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).

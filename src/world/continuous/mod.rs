@@ -32,6 +32,7 @@
 mod axis;
 mod group;
 mod impact;
+mod joint_tree;
 mod schedule;
 mod squeeze;
 mod verify;
