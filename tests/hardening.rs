@@ -697,3 +697,52 @@ fn point_and_piece_counts_are_capped_before_any_work_that_grows_faster() {
     }
     world.step();
 }
+
+#[test]
+#[cfg(feature = "serde")]
+fn scene_files_are_capped_in_bodies_and_joints_and_read_extra_shapes_at_once() {
+    use sweep2d::analysis::scene::{MAX_SCENE_BODIES, MAX_SCENE_JOINTS};
+    let body = r#"{"kind":"dynamic","position":[0,0],"shape":{"type":"circle","radius":0.1}}"#;
+    let over = format!(
+        r#"{{"bodies":[{}]}}"#,
+        vec![body; MAX_SCENE_BODIES + 1].join(",")
+    );
+    let e = SceneFile::load(&over).unwrap_err().to_string();
+    assert!(
+        e.contains("bodies") && e.contains(&MAX_SCENE_BODIES.to_string()),
+        "{e}"
+    );
+    let joint = r#"{"type":"revolute","body_a":0,"body_b":1,"anchor":[0,0]}"#;
+    let over = format!(
+        r#"{{"bodies":[{body},{body}],"joints":[{}]}}"#,
+        vec![joint; MAX_SCENE_JOINTS + 1].join(",")
+    );
+    let e = SceneFile::load(&over).unwrap_err().to_string();
+    assert!(
+        e.contains("joints") && e.contains(&MAX_SCENE_JOINTS.to_string()),
+        "{e}"
+    );
+    // A body with the most shapes a body may have, read from a file: every shape is there, with
+    // its own number, and the mass is their sum.
+    let extra = r#"{"shape":{"type":"circle","radius":0.1},"offset":[1,0]}"#;
+    let text = format!(
+        r#"{{"bodies":[{{"kind":"dynamic","position":[0,0],"shape":{{"type":"circle","radius":0.1}},
+            "shapes":[{}]}}]}}"#,
+        vec![extra; 1023].join(",")
+    );
+    let world = SceneFile::load(&text).unwrap().world;
+    let (id, b) = world.bodies().next().unwrap();
+    let ids = world.shape_ids(id);
+    assert_eq!(ids.len(), 1024);
+    assert!(ids.iter().enumerate().all(|(k, s)| s.index() == k as u32));
+    let disc = std::f64::consts::PI * 0.01;
+    assert!(
+        (b.mass() - 1024.0 * disc).abs() < 1e-9 * b.mass(),
+        "{}",
+        b.mass()
+    );
+    // One shape too many: refused naming the shape.
+    let text = text.replacen(extra, &format!("{extra},{extra}"), 1);
+    let e = SceneFile::load(&text).unwrap_err().to_string();
+    assert!(e.contains("shapes[") && e.contains("1024"), "{e}");
+}
