@@ -746,3 +746,52 @@ fn scene_files_are_capped_in_bodies_and_joints_and_read_extra_shapes_at_once() {
     let e = SceneFile::load(&text).unwrap_err().to_string();
     assert!(e.contains("shapes[") && e.contains("1024"), "{e}");
 }
+
+#[test]
+#[cfg(feature = "serde")]
+fn a_scene_files_concave_outlines_share_one_decomposition_budget() {
+    // One outline at the cap is quick; a file of many was not (1,300 fit in 16 MiB: minutes).
+    let star = |n: usize, at: f64| -> String {
+        let points: Vec<String> = (0..n)
+            .map(|k| {
+                let r = if k % 2 == 0 { 1.0 } else { 0.6 };
+                let a = k as f64 * std::f64::consts::TAU / n as f64;
+                format!("[{},{}]", at + r * a.cos(), r * a.sin())
+            })
+            .collect();
+        format!(
+            r#"{{"kind":"static","position":[0,0],"shape":{{"type":"concave","points":[{}]}}}}"#,
+            points.join(",")
+        )
+    };
+    let scene = |n: usize, count: usize| -> String {
+        let bodies: Vec<String> = (0..count).map(|k| star(n, 3.0 * k as f64)).collect();
+        format!(r#"{{"bodies":[{}]}}"#, bodies.join(","))
+    };
+    let cap = sweep2d::shape::MAX_OUTLINE_POINTS;
+    assert!(
+        SceneFile::load(&scene(cap, 1)).is_ok(),
+        "one outline at the cap"
+    );
+    assert!(
+        SceneFile::load(&scene(cap / 2, 8)).is_ok(),
+        "eight of half the points (one cap's work)"
+    );
+    let e = SceneFile::load(&scene(cap, 2)).unwrap_err().to_string();
+    assert!(
+        e.contains("decomposition work") && e.contains("body 1"),
+        "{e}"
+    );
+    // The budget is the file's, not the program's: the same file loads again, and outlines
+    // built outside a scene file are not counted.
+    assert!(SceneFile::load(&scene(cap, 1)).is_ok());
+    for _ in 0..3 {
+        let points: Vec<Vec2> = (0..cap)
+            .map(|k| {
+                let r = if k % 2 == 0 { 1.0 } else { 0.6 };
+                Vec2::from_angle(k as f64 * std::f64::consts::TAU / cap as f64) * r
+            })
+            .collect();
+        assert!(Shape::concave(&points).is_ok());
+    }
+}

@@ -546,7 +546,8 @@ impl SceneFile {
     /// reason, with line and column where the text is at fault.
     pub fn from_json(text: &str) -> Result<SceneFile, SceneError> {
         let mut de = serde_json::Deserializer::from_str(text);
-        let parsed: Result<SceneFile, _> = serde_path_to_error::deserialize(&mut de);
+        let parsed: Result<SceneFile, _> =
+            crate::shape::spec::with_scene_budget(|| serde_path_to_error::deserialize(&mut de));
         let scene = match parsed {
             Ok(scene) => scene,
             Err(err) => {

@@ -18,7 +18,7 @@ mod mass;
 mod piece_index;
 pub(crate) mod polygon;
 #[cfg(feature = "serde")]
-mod spec;
+pub(crate) mod spec;
 
 pub use capsule::Capsule;
 pub use circle::Circle;
@@ -29,7 +29,7 @@ pub use error::ShapeError;
 pub use mass::MassProperties;
 pub use polygon::ConvexPolygon;
 #[cfg(feature = "serde")]
-pub use spec::{PieceSpec, ShapeSpec};
+pub use spec::{PieceSpec, ShapeSpec, MAX_SCENE_DECOMPOSITION_WORK};
 
 use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};

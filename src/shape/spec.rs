@@ -93,6 +93,49 @@ fn is_zero(r: &Real) -> bool {
     *r == 0.0
 }
 
+/// Decomposition work one scene file may ask for: the sum over its concave outlines of their
+/// point counts cubed (the decomposition's cost grows about so), at most what one outline at
+/// [`MAX_OUTLINE_POINTS`](super::MAX_OUTLINE_POINTS) costs (about 0.2 s). A 16 MiB file could
+/// otherwise hold 1,300 such outlines, over four minutes of work.
+pub const MAX_SCENE_DECOMPOSITION_WORK: u64 = (super::MAX_OUTLINE_POINTS as u64).pow(3);
+
+thread_local! {
+    /// Decomposition work left while a scene file is read on this thread (`None` outside one).
+    static WORK_LEFT: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `read` (the reading of one scene file) with the decomposition budget in force.
+pub(crate) fn with_scene_budget<R>(read: impl FnOnce() -> R) -> R {
+    /// Restores the budget of an enclosing read, even if `read` unwinds.
+    struct Restore(Option<u64>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WORK_LEFT.set(self.0);
+        }
+    }
+    let _restore = Restore(WORK_LEFT.replace(Some(MAX_SCENE_DECOMPOSITION_WORK)));
+    read()
+}
+
+/// Takes the work of decomposing an outline of `points` points from the budget, if one is in
+/// force.
+fn charge_decomposition(points: usize) -> Result<(), ShapeError> {
+    let Some(left) = WORK_LEFT.get() else {
+        return Ok(());
+    };
+    let cost = (points as u64).saturating_pow(3);
+    if cost > left {
+        return Err(ShapeError::TooManyPoints {
+            what: "a scene file's decomposition work (its concave outlines' point counts cubed, summed)",
+            count: (MAX_SCENE_DECOMPOSITION_WORK - left).saturating_add(cost) as usize,
+            max: MAX_SCENE_DECOMPOSITION_WORK as usize,
+            hint: "simplify the outlines, or give convex pieces as compounds",
+        });
+    }
+    WORK_LEFT.set(Some(left - cost));
+    Ok(())
+}
+
 fn points(ps: &[[Real; 2]]) -> Vec<Vec2> {
     ps.iter().map(|p| Vec2::from_array(*p)).collect()
 }
@@ -120,7 +163,12 @@ impl TryFrom<ShapeSpec> for Shape {
             }
             ShapeSpec::Segment { a, b } => Shape::segment(Vec2::from_array(a), Vec2::from_array(b)),
             ShapeSpec::Chain { points: p, closed } => Shape::chain(&points(&p), closed),
-            ShapeSpec::Concave { points: p } => Shape::concave(&points(&p)),
+            ShapeSpec::Concave { points: p } => {
+                if p.len() <= super::MAX_OUTLINE_POINTS {
+                    charge_decomposition(p.len())?;
+                }
+                Shape::concave(&points(&p))
+            }
             ShapeSpec::Compound { pieces } => {
                 let mut built = Vec::with_capacity(pieces.len());
                 for piece in pieces {
