@@ -101,6 +101,26 @@ fn fast_bodies_pass_up_and_land_down_through_the_continuous_pass() {
     assert!(impacts > 0);
 }
 
+/// A world of a 100 m static floor (top at y = 0) and a unit box at `pose` moving at `velocity`.
+fn box_on_ground(pose: Transform, velocity: Vec2) -> (World, BodyId) {
+    let mut w = World::new(WorldConfig::default());
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(50.0, 0.5).unwrap(),
+        transform: Transform::new(v(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap();
+    let b = w
+        .add_body(BodyDef {
+            transform: pose,
+            linear_velocity: velocity,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    (w, b)
+}
+
 /// Friction changed per contact: the hook's zero friction lets a sliding box keep its speed.
 #[test]
 fn hooks_set_friction_per_contact() {
@@ -115,24 +135,7 @@ fn hooks_set_friction_per_contact() {
             true
         }
     }
-    let build = || {
-        let mut w = World::new(WorldConfig::default());
-        w.add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(50.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
-        let b = w
-            .add_body(BodyDef {
-                transform: Transform::new(v(0.0, 0.5), 0.0),
-                linear_velocity: v(3.0, 0.0),
-                ..BodyDef::default()
-            })
-            .unwrap();
-        (w, b)
-    };
+    let build = || box_on_ground(Transform::new(v(0.0, 0.5), 0.0), v(3.0, 0.0));
     let (mut icy, b) = build();
     for _ in 0..60 {
         icy.step_with_hooks(&mut Ice);
@@ -166,21 +169,7 @@ fn hook_values_outside_the_ranges_are_ignored() {
         (-1.0, 1e9),
         (0.3, 1.0 + 1e-9),
     ] {
-        let mut w = World::new(WorldConfig::default());
-        w.add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(50.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
-        let b = w
-            .add_body(BodyDef {
-                transform: Transform::new(v(0.0, 2.5), 0.3),
-                linear_velocity: v(1.0, 0.0),
-                ..BodyDef::default()
-            })
-            .unwrap();
+        let (mut w, b) = box_on_ground(Transform::new(v(0.0, 2.5), 0.3), v(1.0, 0.0));
         let energy = |w: &World| {
             let body = w.body(b).unwrap();
             let (m, i) = (body.mass(), body.inertia());
