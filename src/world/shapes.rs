@@ -40,6 +40,7 @@ impl World {
     /// shape is quadratic: 1,023 shapes took 0.5 s one by one). On error nothing changes and the
     /// error comes with the index in `defs` of the shape it is about (the last one for errors
     /// of the combination, such as a dynamic body left without mass). Used by the scene loader.
+    #[cfg(feature = "serde")]
     pub(crate) fn add_shapes_at_once(
         &mut self,
         body: BodyId,
