@@ -340,7 +340,7 @@ fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
 /// This is the scene as written, one trajectory of a chaotic scene. From nearby starts (dynamic
 /// bodies moved by under a millimetre, `examples/scene_spread.rs`) the blade's tip often comes
 /// down on the top face of a box lying on the floor, a jam with no free direction, and passes
-/// through the box (`docs/continuous.md`, "Pinned bodies"; `docs/benchmarks.md`, "The spinning
+/// through the box (`docs/continuous.md`, "Pinned bodies"; `docs/benchmarks-history.md`, "The spinning
 /// blade, measured as a spread"). Until 2026-11-26 this test held the written trajectory to twice
 /// the slop, which it met by chance of the trajectory; since bounces became exact the written
 /// start meets such a jam too (0.19 m at step 130), as 16 of the 20 nearby starts did before.
@@ -348,7 +348,7 @@ fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
 fn the_spinning_blade_holds_nothing_and_never_ends_a_step_inside_a_body() {
     use sweep2d::query::contact;
     /// The deepest a jammed body ended a step inside the blade over the 20 nearby starts of
-    /// `docs/benchmarks.md` (metres).
+    /// `docs/benchmarks-history.md` (metres).
     const JAMMED_BLADE_DEPTH: f64 = 0.381;
     let path = format!("{}/scenes/spinning_blade.json", env!("CARGO_MANIFEST_DIR"));
     let scene = SceneFile::read(&path).expect("a shipped scene");
