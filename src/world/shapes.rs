@@ -15,32 +15,17 @@ impl World {
     /// unchanged): a stale body id, non-finite or negative numbers, a dynamic body left without
     /// mass, more than [`MAX_SHAPES_PER_BODY`] shapes.
     pub fn add_shape(&mut self, body: BodyId, def: ShapeDef) -> Result<ShapeId, BodyError> {
-        let (b, label) = self.body_mut(body)?;
-        check_shape_def(&label, &def)?;
-        if b.shapes.len() >= MAX_SHAPES_PER_BODY {
-            return Err(BodyError::TooManyShapes {
-                body: label,
-                limit: MAX_SHAPES_PER_BODY,
-            });
-        }
-        let index = b.next_shape;
-        let mut shapes = b.shapes.clone();
-        shapes.push(BodyShape { index, def });
-        let assembly = assemble(b.kind, &shapes, &label)?;
-        b.shapes = shapes;
-        b.next_shape += 1;
-        let old_sensors = b.sensors.len();
-        b.take_assembly(assembly);
-        self.shapes_changed(body, old_sensors);
-        Ok(ShapeId { body, index })
+        self.add_shapes_at_once(body, vec![def])
+            .map(|ids| ids[0])
+            .map_err(|(_, e)| e)
     }
 
     /// Adds several shapes to a body at once: what [`World::add_shape`] does for each in turn,
     /// but the body's shapes are combined once (linear work in their count where one call per
     /// shape is quadratic: 1,023 shapes took 0.5 s one by one). On error nothing changes and the
     /// error comes with the index in `defs` of the shape it is about (the last one for errors
-    /// of the combination, such as a dynamic body left without mass). Used by the scene loader.
-    #[cfg(feature = "serde")]
+    /// of the combination, such as a dynamic body left without mass). `add_shape` is this with
+    /// one shape; the scene loader gives a body's extra shapes at once.
     pub(crate) fn add_shapes_at_once(
         &mut self,
         body: BodyId,

@@ -264,16 +264,6 @@ impl ContinuousPass<'_> {
     pub(super) fn solve_group(&mut self, contacts: &mut [GroupContact], joints: &mut [GroupJoint]) {
         let kind = |i: u32| self.bodies.at(i).kind;
         contacts.sort_by_key(|k| kind(k.a) == BodyKind::Static || kind(k.b) == BodyKind::Static);
-        // Sequential impulses spread a blow down a chain of n joints only in about n² sweeps
-        // (Gauss–Seidel on a path): enough of them, capped (an impact is rare; 30 links: 1,800
-        // sweeps of 30 joints, about 0.3 ms).
-        let iterations = if joints.is_empty() {
-            GROUP_ITERATIONS
-        } else {
-            GROUP_ITERATIONS
-                .max(2 * joints.len() * joints.len())
-                .min(MAX_JOINT_SWEEPS)
-        };
         // The sweeps work on a table of the group's bodies (velocities, inverse masses, whether
         // impulses move them), written back at the end: the same arithmetic, without looking
         // each body up twice per impulse.
@@ -291,18 +281,29 @@ impl ContinuousPass<'_> {
         let tree = (!joints.is_empty())
             .then(|| table.joint_tree(joints, &joint_slots))
             .flatten();
-        let iterations = if tree.is_some() {
+        // Swept joints: sequential impulses spread a blow down a chain of n joints only in about
+        // n² sweeps (Gauss–Seidel on a path): enough of them, capped (30 links: 1,800 sweeps of
+        // 30 joints, about 0.3 ms), with their rows' effective masses, fixed during the sweeps.
+        let swept: &[GroupJoint] = if tree.is_some() { &[] } else { joints };
+        let iterations = if swept.is_empty() {
             GROUP_ITERATIONS
         } else {
-            iterations
+            GROUP_ITERATIONS
+                .max(2 * swept.len() * swept.len())
+                .min(MAX_JOINT_SWEEPS)
         };
-        // Effective masses of the joints' rows, which do not change during the sweeps.
-        let joint_rows: Vec<JointRows> = joints
+        let joint_rows: Vec<JointRows> = swept
             .iter()
             .zip(&joint_slots)
             .map(|(j, &(a, b))| JointRows::new(j, table.inv(a), table.inv(b)))
             .collect();
-        for sweep in 0..iterations {
+        // Without contacts, the final projection below is the exact answer: no sweeps.
+        let sweeps = if contacts.is_empty() && tree.is_some() {
+            0
+        } else {
+            iterations
+        };
+        for sweep in 0..sweeps {
             if let Some(tree) = &tree {
                 table.project(tree);
             } else {
@@ -310,15 +311,12 @@ impl ContinuousPass<'_> {
                 // usual sweeps: done. A gentle touch of a jointed body stops after a few sweeps;
                 // only a hard blow runs the long ones.
                 let mut residual: Real = 0.0;
-                for ((j, &(a, b)), rows) in joints.iter().zip(&joint_slots).zip(&joint_rows) {
+                for ((j, &(a, b)), rows) in swept.iter().zip(&joint_slots).zip(&joint_rows) {
                     residual = residual.max(table.solve_joint(j, a, b, rows));
                 }
                 if sweep >= GROUP_ITERATIONS && residual < GROUP_JOINT_TOLERANCE {
                     break;
                 }
-            }
-            if contacts.is_empty() && tree.is_some() {
-                break; // one projection is the exact answer
             }
             for (k, &(a, b)) in contacts.iter_mut().zip(&contact_slots) {
                 let (ma, mb) = (table.inv(a), table.inv(b));
