@@ -4,6 +4,7 @@
 //!
 //! A rejected call leaves the world as it was. Removing a body removes its joints.
 
+use super::contact_set::PairMap;
 use super::World;
 use crate::constants::{MAX_FORCE, MAX_LENGTH};
 use crate::dynamics::joint::{
@@ -13,7 +14,6 @@ use crate::dynamics::joint::{
 use crate::dynamics::joint_solver::{Joint, JointImpulses, JointKind};
 use crate::dynamics::{Body, BodyId, BodyKind};
 use crate::math::{Real, Vec2};
-use std::collections::HashMap;
 
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
@@ -31,7 +31,9 @@ pub(crate) struct JointSet {
     slots: Vec<Slot>,
     free: Vec<u32>,
     /// Pairs of body keys (lower first) with joints that keep them from colliding, and how many.
-    blocked: HashMap<(u32, u32), u32>,
+    /// (A hash map with the contacts' pair hasher: asked for every candidate pair of the
+    /// continuous pass, and iterated in the same order on every run, snapshots included.)
+    blocked: PairMap<u32>,
 }
 
 fn ordered_pair(a: u32, b: u32) -> (u32, u32) {
@@ -180,7 +182,7 @@ impl JointSet {
                 return Err(format!("free slot {k} is not an empty slot listed once"));
             }
         }
-        let mut blocked: HashMap<(u32, u32), u32> = HashMap::new();
+        let mut blocked: PairMap<u32> = PairMap::default();
         for (k, j) in self.iter() {
             check_stored_joint(j, bodies)
                 .map_err(|e| format!("joint {k} ({}): {e}", j.kind.name()))?;

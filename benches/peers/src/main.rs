@@ -356,7 +356,7 @@ fn machine() -> String {
 fn usage() -> ! {
     eprintln!(
         "usage: peers queries|worlds|ccd|blade|suite|all [--rounds N] [--only NAME] [--sleep]\n\
-         \x20            [--threads N] [--runs N] [--steps N]\n\
+         \x20            [--threads N] [--runs N] [--steps N] [--engine NAME]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
@@ -368,6 +368,8 @@ fn usage() -> ! {
                   step counts (--steps N shortens them)\n\
          all      all five\n\
          --rounds interleaved rounds per scene (default 3)\n\
+         --engine in suite, run one engine only: sweep2d, rapier2d-f64 or box2d (for profiling;\n\
+                  no ratio is printed)\n\
          --sleep  let every engine put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
                   hanging_chains_500, tall_stack_200\n\
@@ -392,6 +394,7 @@ fn main() {
     let mut threads = 1;
     let mut runs = 10;
     let mut steps = None;
+    let mut engine = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -401,6 +404,10 @@ fn main() {
             "--threads" => threads = positive(it.next()),
             "--runs" => runs = positive(it.next()),
             "--steps" => steps = Some(positive(it.next())),
+            "--engine" => {
+                let name = it.next().unwrap_or_else(|| usage());
+                engine = Some(suite::engine_index(name).unwrap_or_else(|| usage()));
+            }
             "worlds" | "queries" | "ccd" | "blade" | "suite" | "all" => mode = Some(a.clone()),
             _ => usage(),
         }
@@ -462,6 +469,11 @@ fn main() {
     }
     if mode == "suite" || mode == "all" {
         let only = only.as_deref().filter(|_| mode == "suite");
-        suite::run(if mode == "suite" { rounds } else { 1 }, only, steps);
+        suite::run(
+            if mode == "suite" { rounds } else { 1 },
+            only,
+            steps,
+            engine,
+        );
     }
 }

@@ -695,9 +695,14 @@ fn masses(spec: &SceneSpec) -> Vec<f64> {
     world.masses()
 }
 
-/// Runs the suite: every scene (or `only`) in the three engines, `rounds` times in rotating order,
-/// with `steps` overriding Box2D's step counts when given.
-pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>) {
+/// The index of an engine's name in the suite's rows, if it is one of them.
+pub fn engine_index(name: &str) -> Option<usize> {
+    ENGINES.iter().position(|&e| e == name)
+}
+
+/// Runs the suite: every scene (or `only`) in the three engines (or in `engine` alone), `rounds`
+/// times in rotating order, with `steps` overriding Box2D's step counts when given.
+pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>, engine: Option<usize>) {
     println!(
         "\n# Box2D's benchmark suite (one core; mean ms/step over steps 2..N, as Box2D's program)"
     );
@@ -726,6 +731,9 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>) {
         for round in 0..rounds {
             for k in 0..ENGINES.len() {
                 let which = (round + k) % ENGINES.len();
+                if engine.is_some_and(|e| e != which) {
+                    continue;
+                }
                 let built = Instant::now();
                 let mut engine = make_engine(which, &scene.spec);
                 let build_ms = built.elapsed().as_secs_f64() * 1e3;
@@ -739,6 +747,11 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>) {
             s.sort_by(f64::total_cmp);
             s[s.len() / 2]
         };
+        if let Some(e) = engine {
+            let m = median(&times[e]);
+            println!("  {:13} {m:9.2} ms/step   {}", ENGINES[e], lines[e]);
+            continue;
+        }
         let box2d = median(&times[2]);
         for (e, name) in ENGINES.iter().enumerate() {
             let m = median(&times[e]);

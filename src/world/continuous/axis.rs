@@ -104,9 +104,10 @@ pub(super) fn axis_gap(
     }
 }
 
-/// A lower bound (metres) of the projected gap of two convex pieces over the rest of the step: the
-/// gap along `axis_gap`'s axis where the segments start, plus the better of the two frames' bounds
-/// of its change (the axis fixed in A, or in B).
+/// The projected gap (metres) of two convex pieces along `axis_gap`'s axis where the segments
+/// start, and a lower bound (metres, ≤ 0 unless nothing approaches) of its change over the rest of
+/// the step: the better of the two frames' bounds (the axis fixed in A, or in B). Their sum bounds
+/// the projected gap from below at every instant of the rest of the step.
 pub(super) fn gap_floor(
     a: &Shape,
     xa: &Transform,
@@ -114,10 +115,10 @@ pub(super) fn gap_floor(
     xb: &Transform,
     da: &Drift,
     db: &Drift,
-) -> Option<Real> {
+) -> Option<(Real, Real)> {
     let (gap, n) = axis_gap(a, xa, b, xb)?;
     let change = gap_change_floor(n, da, db).max(gap_change_floor(-n, db, da));
-    Some(gap + change)
+    Some((gap, change))
 }
 
 /// A lower bound (metres) of a convex shape's depth: the distance from a point inside it (the mean

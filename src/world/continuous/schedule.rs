@@ -204,14 +204,24 @@ impl ContinuousPass<'_> {
                 if !holds {
                     return;
                 }
+                let Some((gap, change)) = gap_floor(pa, xpa, pb, xpb, &da, &db) else {
+                    holds = false;
+                    return;
+                };
                 let floor = if has_points(ia, ib) {
-                    -(TRUSTED_FRACTION * depth(pa).min(depth(pb)))
-                        .max(LINEAR_SLOP)
-                        .min(deepest)
+                    let thinner = depth(pa).min(depth(pb));
+                    let shallow = -(TRUSTED_FRACTION * thinner).max(LINEAR_SLOP);
+                    if deepest.is_finite() {
+                        shallow.max(-deepest)
+                    } else {
+                        // Already deeper than that: trusted while it deepens by less than the
+                        // slop, and never past the thinner piece's depth.
+                        shallow.min((gap - LINEAR_SLOP).max(-thinner))
+                    }
                 } else {
                     0.0
                 };
-                holds = gap_floor(pa, xpa, pb, xpb, &da, &db).is_some_and(|g| g > floor);
+                holds = gap + change > floor;
             },
         );
         holds
