@@ -229,18 +229,31 @@ impl Neighbours {
     /// pair into the contact set's index (a third of the pass in a forming pile, where the index
     /// misses the cache).
     fn contact_between(&self, a: u32, b: u32) -> Option<usize> {
-        self.entry_between(a, b)
-            .map(|slot| self.contact_ids[slot] as usize)
+        self.entry_between(a, b).map(|slot| self.contact_at(slot))
+    }
+
+    /// The index (in the contact set) of the contact at entry `slot` (an index into `partners`).
+    fn contact_at(&self, slot: usize) -> usize {
+        self.contact_ids[slot] as usize
     }
 
     /// [`Neighbours::contact_between`]'s summary of the contact (`ContactSummary`), from
     /// `summaries` when `summarise` made them, else from the contact in `contacts`.
     fn summary_between(&self, a: u32, b: u32, contacts: &ContactSet) -> Option<ContactSummary> {
-        let slot = self.entry_between(a, b)?;
-        Some(match self.summaries.get(slot) {
+        Some(self.summary_at(self.entry_between(a, b)?, contacts))
+    }
+
+    /// The summary of the contact at entry `slot` (an index into `partners`).
+    fn summary_at(&self, slot: usize, contacts: &ContactSet) -> ContactSummary {
+        match self.summaries.get(slot) {
             Some(summary) => *summary,
             None => ContactSummary::of(&contacts.as_slice()[self.contact_ids[slot] as usize]),
-        })
+        }
+    }
+
+    /// The entry (index into `partners`) of body `a`'s `k`-th partner in `contacts_of(a)`.
+    fn entry_of(&self, a: u32, k: usize) -> usize {
+        self.offsets[a as usize] as usize + k
     }
 
     /// The entry (index into `partners`) of the contact between `a` and `b`.
@@ -733,7 +746,7 @@ impl<'w> ContinuousPass<'w> {
             if in_place {
                 self.work.set(self.work.get() + partners.len());
             }
-            for &c in partners {
+            for (k, &c) in partners.iter().enumerate() {
                 // Each pair once: two bodies that both read their contacts meet in both lists
                 // (the lower key takes it); a pair with a body whose list came from the trees is
                 // remembered; a partner that is not fast lists nobody.
@@ -743,8 +756,17 @@ impl<'w> ContinuousPass<'w> {
                     _ => seen.insert(pair_key(f, c)),
                 };
                 // (`candidates` leaves out the bodies a joint keeps apart; contacts do not.)
-                let blocked = in_place && self.joints.is_some_and(|j| j.blocks(f, c));
-                if first && !blocked && !self.solver_owns(f, c) && !self.set_aside(f, c) {
+                if !first || (in_place && self.joints.is_some_and(|j| j.blocks(f, c))) {
+                    continue;
+                }
+                // A partner read in place is the `k`-th of `f`'s row: its contact's entry is
+                // known without a search.
+                let entry = if in_place {
+                    Some(self.buf.neighbours.entry_of(f, k))
+                } else {
+                    self.buf.neighbours.entry_between(f, c)
+                };
+                if !self.solver_owns_at(f, c, entry) && !self.set_aside(f, c) {
                     pairs.push((f, c));
                 }
             }

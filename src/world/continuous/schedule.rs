@@ -83,6 +83,13 @@ impl ContinuousPass<'_> {
     /// describes the start of the step; once an impact has given either body a new segment, the
     /// overlap is measured at the segment's start instead.
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
+        self.solver_owns_at(a, b, self.buf.neighbours.entry_between(a, b))
+    }
+
+    /// [`solver_owns`](Self::solver_owns) with the entry of the pair's contact in the pass's
+    /// neighbour index (`Neighbours`) already known (`None`: the pair has no contact).
+    pub(super) fn solver_owns_at(&self, a: u32, b: u32, entry: Option<usize>) -> bool {
+        let summary = entry.map(|slot| self.buf.neighbours.summary_at(slot, self.contacts));
         // (`is_pressed` first: it reads the pass's own flags, and almost never holds, so the
         // bodies are rarely read from memory here.)
         let fixed = |i: u32| self.bodies.at(i).kind != BodyKind::Dynamic;
@@ -92,20 +99,16 @@ impl ContinuousPass<'_> {
             // between immovable ones, so it is trusted only while the pair's gap provably stays
             // within the slop; deeper presses are the time of impact's, which resolves a squeeze
             // before it goes deep (`squeeze.rs`). A bounce stays the pass's.
-            let swept = self
-                .buf
-                .neighbours
-                .summary_between(a, b, self.contacts)
-                .is_some_and(|c| c.always_swept);
-            return !swept && self.axis_gaps_hold(a, b, LINEAR_SLOP);
+            let swept = summary.is_some_and(|c| c.always_swept);
+            return !swept && self.axis_gaps_hold(a, b, entry, LINEAR_SLOP);
         }
-        let Some(contact) = self.buf.neighbours.summary_between(a, b, self.contacts) else {
+        let Some(contact) = summary else {
             // Two bodies of a heap deep inside each other whose contact the pair update left
             // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says. Others (their
             // proxies were apart) only if their boxes stay apart.
             return (self.in_heap(a, b) && self.deep_inside_now(a, b))
                 || self.boxes_stay_apart(a, b)
-                || self.axis_gaps_hold(a, b, Real::INFINITY);
+                || self.axis_gaps_hold(a, b, None, Real::INFINITY);
         };
         if contact.always_swept {
             // (Pairs of bodies whose shapes are filtered piece by piece are always swept: the
@@ -119,7 +122,7 @@ impl ContinuousPass<'_> {
         let from_start = !(sa.changed || sb.changed);
         if !contact.has_points {
             return self.cannot_meet(a, b, contact.margin)
-                || self.axis_gaps_hold(a, b, Real::INFINITY);
+                || self.axis_gaps_hold(a, b, entry, Real::INFINITY);
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let overlap = if from_start {
@@ -153,7 +156,7 @@ impl ContinuousPass<'_> {
                 }
             }
         }
-        self.centres_stay_out(a, b, overlap) || self.axis_gaps_hold(a, b, Real::INFINITY)
+        self.centres_stay_out(a, b, overlap) || self.axis_gaps_hold(a, b, entry, Real::INFINITY)
     }
 
     /// Whether every pair of the bodies' convex pieces that can meet over the rest of the step
@@ -164,7 +167,7 @@ impl ContinuousPass<'_> {
     /// depth inside its piece, and the other piece's material stays within half that of the
     /// axis's plane), so no piece passes through another. Only motion along the axis counts: a
     /// box carried round by a turning drum, or sliding along a wall, is the solver's however fast.
-    fn axis_gaps_hold(&self, a: u32, b: u32, deepest: Real) -> bool {
+    fn axis_gaps_hold(&self, a: u32, b: u32, entry: Option<usize>, deepest: Real) -> bool {
         let (sa, sb) = (
             &self.buf.segments[a as usize],
             &self.buf.segments[b as usize],
@@ -180,11 +183,8 @@ impl ContinuousPass<'_> {
             reach: body.reach,
         };
         let (da, db) = (drift(&xa, sa, ba), drift(&xb, sb, bb));
-        let contact = self
-            .buf
-            .neighbours
-            .contact_between(a, b)
-            .map(|i| &self.contacts.as_slice()[i]);
+        let contact =
+            entry.map(|slot| &self.contacts.as_slice()[self.buf.neighbours.contact_at(slot)]);
         let has_points = |ia: usize, ib: usize| {
             contact.is_some_and(|c| {
                 let (pa, pb) = if c.a == a { (ia, ib) } else { (ib, ia) };
