@@ -16,34 +16,35 @@
 // nearest f64, which is the value meant.
 #![allow(clippy::excessive_precision)]
 
-use crate::math::Real;
+// Plain `f64` throughout, not the crate's `Real` alias: the published coefficients and the bit
+// manipulations of the reduction are those of IEEE-754 double precision.
 
 /// 2/π.
-const INV_PIO2: Real = core::f64::consts::FRAC_2_PI;
+const INV_PIO2: f64 = core::f64::consts::FRAC_2_PI;
 /// The first 33 bits of π/2: `n · PIO2_1` is exact for |n| < 2^20.
-const PIO2_1: Real = 1.570_796_326_734_125_614_17;
+const PIO2_1: f64 = 1.570_796_326_734_125_614_17;
 /// π/2 − PIO2_1.
-const PIO2_1T: Real = 6.077_100_506_506_192_249_32e-11;
+const PIO2_1T: f64 = 6.077_100_506_506_192_249_32e-11;
 /// The next 33 bits of π/2.
-const PIO2_2: Real = 6.077_100_506_303_965_976_60e-11;
+const PIO2_2: f64 = 6.077_100_506_303_965_976_60e-11;
 /// π/2 − (PIO2_1 + PIO2_2).
-const PIO2_2T: Real = 2.022_266_248_795_950_631_54e-21;
+const PIO2_2T: f64 = 2.022_266_248_795_950_631_54e-21;
 /// The third 33 bits of π/2.
-const PIO2_3: Real = 2.022_266_248_711_166_455_80e-21;
+const PIO2_3: f64 = 2.022_266_248_711_166_455_80e-21;
 /// π/2 − (PIO2_1 + PIO2_2 + PIO2_3).
-const PIO2_3T: Real = 8.478_427_660_368_899_569_97e-32;
+const PIO2_3T: f64 = 8.478_427_660_368_899_569_97e-32;
 
 /// 2^66 and 2^-27 (exact).
-const TWO_66: Real = 73_786_976_294_838_206_464.0;
-const TWO_M27: Real = 7.450_580_596_923_828_125e-9;
+const TWO_66: f64 = 73_786_976_294_838_206_464.0;
+const TWO_M27: f64 = 7.450_580_596_923_828_125e-9;
 
 /// The biased exponent of `x` (its bits 52–62).
-fn exponent(x: Real) -> i32 {
+fn exponent(x: f64) -> i32 {
     ((x.to_bits() >> 52) & 0x7ff) as i32
 }
 
 /// `x = n·π/2 + (hi + lo)` with |hi + lo| ≤ π/4 (about): returns `(n mod 4, hi, lo)`.
-fn reduce(x: Real) -> (u32, Real, Real) {
+fn reduce(x: f64) -> (u32, f64, f64) {
     let n = (x * INV_PIO2).round();
     // First round: good to about 85 bits unless x is close to a multiple of π/2.
     let mut r = x - n * PIO2_1;
@@ -70,13 +71,13 @@ fn reduce(x: Real) -> (u32, Real, Real) {
 }
 
 /// sin(x + y) for |x| ≤ π/4, |y| tiny (the reduction's tail).
-fn kernel_sin(x: Real, y: Real) -> Real {
-    const S1: Real = -1.666_666_666_666_663_243_48e-1;
-    const S2: Real = 8.333_333_333_322_489_461_24e-3;
-    const S3: Real = -1.984_126_982_985_794_931_34e-4;
-    const S4: Real = 2.755_731_370_707_006_767_89e-6;
-    const S5: Real = -2.505_076_025_340_686_341_95e-8;
-    const S6: Real = 1.589_690_995_211_550_102_21e-10;
+fn kernel_sin(x: f64, y: f64) -> f64 {
+    const S1: f64 = -1.666_666_666_666_663_243_48e-1;
+    const S2: f64 = 8.333_333_333_322_489_461_24e-3;
+    const S3: f64 = -1.984_126_982_985_794_931_34e-4;
+    const S4: f64 = 2.755_731_370_707_006_767_89e-6;
+    const S5: f64 = -2.505_076_025_340_686_341_95e-8;
+    const S6: f64 = 1.589_690_995_211_550_102_21e-10;
     let z = x * x;
     let w = z * z;
     let r = S2 + z * (S3 + z * S4) + z * w * (S5 + z * S6);
@@ -85,13 +86,13 @@ fn kernel_sin(x: Real, y: Real) -> Real {
 }
 
 /// cos(x + y) for |x| ≤ π/4, |y| tiny.
-fn kernel_cos(x: Real, y: Real) -> Real {
-    const C1: Real = 4.166_666_666_666_660_190_37e-2;
-    const C2: Real = -1.388_888_888_887_410_957_49e-3;
-    const C3: Real = 2.480_158_728_947_672_941_78e-5;
-    const C4: Real = -2.755_731_435_139_066_330_35e-7;
-    const C5: Real = 2.087_572_321_298_174_827_90e-9;
-    const C6: Real = -1.135_964_755_778_819_482_65e-11;
+fn kernel_cos(x: f64, y: f64) -> f64 {
+    const C1: f64 = 4.166_666_666_666_660_190_37e-2;
+    const C2: f64 = -1.388_888_888_887_410_957_49e-3;
+    const C3: f64 = 2.480_158_728_947_672_941_78e-5;
+    const C4: f64 = -2.755_731_435_139_066_330_35e-7;
+    const C5: f64 = 2.087_572_321_298_174_827_90e-9;
+    const C6: f64 = -1.135_964_755_778_819_482_65e-11;
     let z = x * x;
     let w = z * z;
     let r = z * (C1 + z * (C2 + z * C3)) + w * w * (C4 + z * (C5 + z * C6));
@@ -104,9 +105,9 @@ fn kernel_cos(x: Real, y: Real) -> Real {
 /// `(NaN, NaN)`. Within 1 ulp of the exact values for |x| ≤ 1e5; larger arguments keep about
 /// 100 bits of π/2 in the reduction, so they lose accuracy gradually (still deterministic).
 #[must_use]
-pub fn sin_cos(x: Real) -> (Real, Real) {
+pub fn sin_cos(x: f64) -> (f64, f64) {
     if !x.is_finite() {
-        return (Real::NAN, Real::NAN);
+        return (f64::NAN, f64::NAN);
     }
     // |x| < π/4: no reduction (and sin x = x exactly below 2^-26, as the polynomial gives).
     if x.abs() <= core::f64::consts::FRAC_PI_4 {
@@ -124,32 +125,32 @@ pub fn sin_cos(x: Real) -> (Real, Real) {
 
 /// sin x (radians), the same bits on every platform (see [`sin_cos`]).
 #[must_use]
-pub fn sin(x: Real) -> Real {
+pub fn sin(x: f64) -> f64 {
     sin_cos(x).0
 }
 
 /// cos x (radians), the same bits on every platform (see [`sin_cos`]).
 #[must_use]
-pub fn cos(x: Real) -> Real {
+pub fn cos(x: f64) -> f64 {
     sin_cos(x).1
 }
 
 /// atan x for x ≥ 0 (radians).
-fn atan_non_negative(x: Real) -> Real {
+fn atan_non_negative(x: f64) -> f64 {
     // atan of the range centres (hi + lo parts) and the polynomial's coefficients (fdlibm).
-    const ATAN_HI: [Real; 4] = [
+    const ATAN_HI: [f64; 4] = [
         4.636_476_090_008_060_935_15e-1,
         core::f64::consts::FRAC_PI_4,
         9.827_937_232_473_290_540_82e-1,
         core::f64::consts::FRAC_PI_2,
     ];
-    const ATAN_LO: [Real; 4] = [
+    const ATAN_LO: [f64; 4] = [
         2.269_877_745_296_168_709_24e-17,
         3.061_616_997_868_383_017_93e-17,
         1.390_331_103_123_099_845_16e-17,
         6.123_233_995_736_766_035_87e-17,
     ];
-    const AT: [Real; 11] = [
+    const AT: [f64; 11] = [
         3.333_333_333_333_293_180_27e-1,
         -1.999_999_999_987_648_324_76e-1,
         1.428_571_427_250_346_637_11e-1,
@@ -194,10 +195,10 @@ fn atan_non_negative(x: Real) -> Real {
 /// platform. `atan2(0, 0)` is 0; a NaN input gives NaN. Within 2 ulp of the platform's `atan2`
 /// (tested).
 #[must_use]
-pub fn atan2(y: Real, x: Real) -> Real {
+pub fn atan2(y: f64, x: f64) -> f64 {
     use core::f64::consts::{FRAC_PI_2, PI};
     if y.is_nan() || x.is_nan() {
-        return Real::NAN;
+        return f64::NAN;
     }
     if y == 0.0 {
         // ±0 for x > 0 (or +0), ±π for x < 0 (or −0).
@@ -231,8 +232,8 @@ pub fn atan2(y: Real, x: Real) -> Real {
     }
     // Fold into the first octant: t = atan(small / large) ∈ [0, π/4], then add it to or take it
     // from 0, π/2 or π with their tails kept, so no digits of t are lost near ±π/2 or ±π.
-    const PIO2_LO: Real = 6.123_233_995_736_766_035_87e-17;
-    const PI_LO: Real = 1.224_646_799_147_353_207_17e-16;
+    const PIO2_LO: f64 = 6.123_233_995_736_766_035_87e-17;
+    const PI_LO: f64 = 1.224_646_799_147_353_207_17e-16;
     let (ay, ax) = (y.abs(), x.abs());
     let r = if ay <= ax {
         let t = atan_non_negative(ay / ax);
@@ -256,7 +257,7 @@ pub fn atan2(y: Real, x: Real) -> Real {
 /// `hypot` is a library function). For inputs the engine accepts (|x|, |y| ≤ 1e150) no
 /// intermediate over- or underflows to a wrong answer.
 #[must_use]
-pub fn length(x: Real, y: Real) -> Real {
+pub fn length(x: f64, y: f64) -> f64 {
     (x * x + y * y).sqrt()
 }
 
@@ -265,8 +266,8 @@ mod tests {
     use super::*;
 
     /// Distance in units in the last place between two finite floats.
-    fn ulps(a: Real, b: Real) -> u64 {
-        let key = |v: Real| {
+    fn ulps(a: f64, b: f64) -> u64 {
+        let key = |v: f64| {
             let b = v.to_bits() as i64;
             if b < 0 {
                 i64::MIN - b
@@ -278,14 +279,14 @@ mod tests {
     }
 
     /// A fixed spread of arguments: uniform in several ranges, near multiples of π/2, tiny.
-    fn arguments() -> Vec<Real> {
+    fn arguments() -> Vec<f64> {
         let mut out = Vec::new();
         let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
         let mut next = || {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
-            (s >> 11) as Real / (1u64 << 53) as Real
+            (s >> 11) as f64 / (1u64 << 53) as f64
         };
         for &range in &[1.0, 4.0, 100.0, 1e4, 1e5] {
             for _ in 0..20_000 {
@@ -293,7 +294,7 @@ mod tests {
             }
         }
         for k in -2000..2000 {
-            let m = k as Real * core::f64::consts::FRAC_PI_2;
+            let m = k as f64 * core::f64::consts::FRAC_PI_2;
             out.extend([m, m + 1e-9, m - 1e-12, f64::from_bits(m.to_bits() + 1)]);
         }
         out.extend([
@@ -330,7 +331,7 @@ mod tests {
         assert!(worst.0 <= 1, "{} ulp at x = {:e}", worst.0, worst.1);
         assert_eq!(sin_cos(0.0), (0.0, 1.0));
         assert!(sin(-0.0).is_sign_negative());
-        assert!(sin_cos(Real::NAN).0.is_nan() && sin_cos(Real::INFINITY).1.is_nan());
+        assert!(sin_cos(f64::NAN).0.is_nan() && sin_cos(f64::INFINITY).1.is_nan());
     }
 
     #[test]
@@ -360,10 +361,10 @@ mod tests {
             (-0.0, -1.0),
             (1.0, 0.0),
             (-1.0, 0.0),
-            (1.0, Real::INFINITY),
-            (1.0, Real::NEG_INFINITY),
-            (Real::INFINITY, Real::INFINITY),
-            (Real::NEG_INFINITY, -1.0),
+            (1.0, f64::INFINITY),
+            (1.0, f64::NEG_INFINITY),
+            (f64::INFINITY, f64::INFINITY),
+            (f64::NEG_INFINITY, -1.0),
             (1e-300, -1e300),
             (1e300, 1e-300),
         ] {
@@ -373,6 +374,6 @@ mod tests {
                 "atan2({y:e}, {x:e}) = {got} vs {want}"
             );
         }
-        assert!(atan2(Real::NAN, 1.0).is_nan());
+        assert!(atan2(f64::NAN, 1.0).is_nan());
     }
 }

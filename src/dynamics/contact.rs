@@ -10,8 +10,9 @@
 
 use crate::constants::CONTACT_RECYCLE_COS_ANGLE;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
+use crate::dynamics::body::bodies_relative_velocity;
 use crate::dynamics::body::{Body, PairFilter};
-use crate::dynamics::contact_math::{bodies_relative_velocity, MixingRule};
+use crate::dynamics::contact_math::MixingRule;
 use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
 use crate::query::{

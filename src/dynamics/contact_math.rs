@@ -7,7 +7,6 @@
 //! orientation); an impulse `j` (N·s, world) acts on B and `−j` on A, so a positive normal impulse
 //! along the normal from A toward B pushes the bodies apart.
 
-use crate::dynamics::body::Body;
 use crate::math::{Real, Vec2};
 
 /// `ω × r` for a scalar angular velocity `ω` (rad/s) and an offset `r` (metres): the velocity
@@ -36,19 +35,6 @@ pub(crate) fn relative_velocity(
     rb: Vec2,
 ) -> Vec2 {
     vb + cross_sv(wb, rb) - va - cross_sv(wa, ra)
-}
-
-/// [`relative_velocity`] of two bodies at their current velocities (m/s, world).
-#[inline(always)]
-pub(crate) fn bodies_relative_velocity(a: &Body, ra: Vec2, b: &Body, rb: Vec2) -> Vec2 {
-    relative_velocity(
-        a.linear_velocity,
-        a.angular_velocity,
-        ra,
-        b.linear_velocity,
-        b.angular_velocity,
-        rb,
-    )
 }
 
 /// Inverse mass (1/kg) and inverse rotational inertia (1/(kg·m²)) of a body; zero for static and

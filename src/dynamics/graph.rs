@@ -13,7 +13,7 @@
 //! It is rebuilt every step: O(1) per constraint (two masks, one bit scan) and four bytes per body,
 //! small against one solver pass.
 
-use crate::dynamics::solver::ContactConstraint;
+use crate::dynamics::constraint::ContactConstraint;
 
 /// Number of colours (as Box2D's `B2_GRAPH_COLOR_COUNT`). A body in more constraints than this
 /// sends the excess to the overflow.

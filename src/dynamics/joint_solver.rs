@@ -20,9 +20,9 @@
 //! are speculative (a limit still apart only stops the motion that would pass it), and motors are
 //! clamped to their maximum force or torque times the substep.
 
+use crate::dynamics::constraint::{BodyState, Softness};
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::joint::JointCommon;
-use crate::dynamics::solver::{BodyState, Softness};
 use crate::math::{Real, Vec2};
 
 /// Joint kinds with their settings, frames as the solver needs them (see `Joint`).

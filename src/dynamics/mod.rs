@@ -1,12 +1,15 @@
 //! Rigid-body dynamics: bodies, persistent contacts with their manifolds, and the contact solver.
 //!
 //! `body.rs` holds definitions and validation; `joint.rs` and `joint_solver.rs` the joints; `contact.rs` the narrow phase that refreshes each
-//! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver,
+//! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver
+//! over the shared constraint data of `constraint.rs`,
 //! which runs on coloured constraints (`graph.rs`) eight at a time in SIMD lanes (`wide.rs`), in
 //! stages that may share out over threads (`stages.rs`).
 //! The world (`crate::world`) drives them.
 
 pub(crate) mod body;
+pub(crate) mod body_input;
+pub(crate) mod constraint;
 pub(crate) mod contact;
 pub(crate) mod contact_math;
 pub(crate) mod graph;

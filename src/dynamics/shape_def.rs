@@ -9,7 +9,7 @@
 //! each piece remembering the shape it came from (for per-shape material, filter and events).
 //! Sensor shapes never collide; they are kept apart for the sensor pass.
 
-use crate::dynamics::body::{check_position, check_transform, BodyError, BodyId, BodyKind};
+use crate::dynamics::body_input::{check_position, check_transform, BodyError, BodyId, BodyKind};
 use crate::math::{Real, Transform, Vec2};
 use crate::shape::Shape;
 

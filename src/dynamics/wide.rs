@@ -19,7 +19,7 @@
 //! run on several threads at once (`stages.rs`): a bundle writes back only the bodies that impulses
 //! move, which no other bundle of its colour touches; static and kinematic bodies are only read.
 
-use crate::dynamics::solver::{BodyState, ConstraintPoint, ContactConstraint, Pass};
+use crate::dynamics::constraint::{BodyState, ConstraintPoint, ContactConstraint, Pass};
 use crate::dynamics::stages::SharedSlice;
 use crate::math::Real;
 use core::ops::{Add, Mul, Sub};

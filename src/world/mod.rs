@@ -47,8 +47,9 @@ pub use snapshot::SnapshotError;
 
 use crate::broadphase::{BroadPhase, ProxyType};
 use crate::constants::MAX_FORCE;
-use crate::dynamics::body::{
-    build_body, check_finite, check_position, check_speeds, check_transform, check_vector, within,
+use crate::dynamics::body::build_body;
+use crate::dynamics::body_input::{
+    check_finite, check_position, check_speeds, check_transform, check_vector, within,
 };
 
 /// The range of forces, torques and impulses, for errors.
@@ -94,7 +95,7 @@ pub(crate) fn proxy_type(kind: BodyKind) -> ProxyType {
 /// A body name as messages show it: quoted, control characters escaped (no terminal escape
 /// sequences reach the user's terminal), cut at 64 characters.
 pub(crate) fn shown_name(name: &str) -> String {
-    let (cut, more) = crate::dynamics::body::cut_name(name);
+    let (cut, more) = crate::dynamics::body_input::cut_name(name);
     format!("{cut:?}{}", if more { "…" } else { "" })
 }
 
@@ -272,7 +273,7 @@ impl World {
         let body = self.bodies.get_mut(id).ok_or(BodyError::UnknownBody(id))?;
         let label = body.name.as_deref().map_or_else(
             || format!("#{}", id.index),
-            crate::dynamics::body::error_label,
+            crate::dynamics::body_input::error_label,
         );
         Ok((body, label))
     }
@@ -349,7 +350,7 @@ impl World {
         );
         let label = body.name.as_deref().map_or_else(
             || format!("#{}", id.index),
-            crate::dynamics::body::error_label,
+            crate::dynamics::body_input::error_label,
         );
         within(&label, "force", total.length(), MAX_FORCE, FORCE_RANGE)?;
         within(&label, "torque", torque, MAX_FORCE, FORCE_RANGE)?;
@@ -364,7 +365,7 @@ impl World {
         let total = body.torque + torque;
         let label = body.name.as_deref().map_or_else(
             || format!("#{}", id.index),
-            crate::dynamics::body::error_label,
+            crate::dynamics::body_input::error_label,
         );
         within(&label, "torque", total, MAX_FORCE, FORCE_RANGE)?;
         body.torque = total;
@@ -390,7 +391,7 @@ impl World {
             + body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
         let label = body.name.as_deref().map_or_else(
             || format!("#{}", id.index),
-            crate::dynamics::body::error_label,
+            crate::dynamics::body_input::error_label,
         );
         check_speeds(&label, v, w)?;
         body.linear_velocity = v;

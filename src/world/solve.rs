@@ -21,13 +21,12 @@ use super::events::StepEvents;
 use super::hooks::{ContactHooks, PreSolve, Verdicts};
 use super::joints::{step_frames, JointSet};
 use super::WorldConfig;
+use crate::dynamics::constraint::{
+    BodySim, BodyState, ConstraintPoint, ContactConstraint, Softness,
+};
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::joint_solver::{JointConstraint, JointKind};
-use crate::dynamics::solver::Softness;
-use crate::dynamics::solver::{
-    BodySim, BodyState, ConstraintPoint, ContactConstraint, ContactSolver, SoftStepSolver,
-    SolverSettings,
-};
+use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
 use crate::query::MAX_MANIFOLD_POINTS;

@@ -133,11 +133,13 @@ impl World {
             );
         }
         // Impacts can leave a light body faster than the speed limits: held to them, as every
-        // integrated velocity is (`body::clamp_speeds`).
+        // integrated velocity is (`body_input::clamp_speeds`).
         for (_, b) in bodies.iter_mut() {
             if b.is_dynamic() && b.awake {
-                (b.linear_velocity, b.angular_velocity) =
-                    crate::dynamics::body::clamp_speeds(b.linear_velocity, b.angular_velocity);
+                (b.linear_velocity, b.angular_velocity) = crate::dynamics::body_input::clamp_speeds(
+                    b.linear_velocity,
+                    b.angular_velocity,
+                );
             }
         }
         profile.continuous = laps.lap();

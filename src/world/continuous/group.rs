@@ -12,11 +12,9 @@ use super::joint_tree::{JointTree, Row, TreeJoint};
 use super::schedule::bounces;
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
-use crate::dynamics::body::PairFilter;
+use crate::dynamics::body::{bodies_relative_velocity, PairFilter};
 use crate::dynamics::contact::is_ghost;
-use crate::dynamics::contact_math::{
-    bodies_relative_velocity, inverse_effective_mass, relative_velocity, InverseMass,
-};
+use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};

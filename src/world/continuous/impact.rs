@@ -5,7 +5,7 @@
 use super::group::{GroupContact, GroupPoint};
 use super::schedule::{bounces, MAX_BOUNCES_PER_PAIR};
 use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
-use crate::dynamics::contact_math::bodies_relative_velocity;
+use crate::dynamics::body::bodies_relative_velocity;
 use crate::math::{Real, Transform, Vec2};
 use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
