@@ -378,6 +378,31 @@ pub fn plot_run_with_joints(
     }
 }
 
+/// The chart of the trajectory map: world metres on both axes.
+type MapChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// What the layers of the trajectory map read: the run, its bodies (the moving ones in legend
+/// order, each with its colour's index) and the region shown (world metres).
+struct MapLayers<'a> {
+    rec: &'a Recording,
+    bodies: &'a [PlotBody],
+    moving: Vec<&'a PlotBody>,
+    region: Aabb,
+}
+
+impl MapLayers<'_> {
+    /// A polygon (world metres) clipped to the region, as plotters' points.
+    fn clip(&self, poly: Vec<Vec2>) -> Vec<(Real, Real)> {
+        clip_to(&self.region, poly)
+    }
+}
+
+/// Draws a run: the trajectory map (static bodies, paths, first and last poses, joints, impacts,
+/// sensor events, legend) over the speed and kinetic-energy panels.
 fn draw_run<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     rec: &Recording,
@@ -390,11 +415,14 @@ where
 {
     root.fill(&WHITE).map_err(draw_err)?;
     let (map, series) = root.split_vertically(800);
-    let moving: Vec<&PlotBody> = bodies.iter().filter(|b| !b.is_static).collect();
-
-    // --- Trajectory map -------------------------------------------------------------------
     let (w, h) = map.dim_in_pixel();
-    let region = bounds(rec, bodies, (w as Real - 120.0) / (h as Real - 110.0));
+    let layers = MapLayers {
+        rec,
+        bodies,
+        moving: bodies.iter().filter(|b| !b.is_static).collect(),
+        region: bounds(rec, bodies, (w as Real - 120.0) / (h as Real - 110.0)),
+    };
+    let region = layers.region;
     let mut chart = ChartBuilder::on(&map)
         .caption(title, ("sans-serif", 30))
         .margin(15)
@@ -411,7 +439,32 @@ where
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(draw_err)?;
-    let clip = |poly: Vec<Vec2>| clip_to(&region, poly);
+    draw_bodies_and_paths(&mut chart, &layers)?;
+    draw_joints(&mut chart, &layers, joints)?;
+    draw_impacts(&mut chart, &layers)?;
+    draw_sensor_events(&mut chart, &layers)?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 18))
+        .draw()
+        .map_err(draw_err)?;
+    draw_speed_and_energy(&series, &layers)
+}
+
+/// The static bodies (filled grey), and each moving body's path with its first (faint) and last
+/// (bold) pose, labelled in the legend.
+fn draw_bodies_and_paths<'a, DB: DrawingBackend + 'a>(
+    chart: &mut MapChart<'a, DB>,
+    layers: &MapLayers<'_>,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let (rec, bodies, moving) = (layers.rec, layers.bodies, &layers.moving);
+    let clip = |poly: Vec<Vec2>| layers.clip(poly);
     for body in bodies.iter().filter(|b| b.is_static) {
         if let Some(x) = pose_near(rec, &body.name, 0.0) {
             for poly in outline(&body.shape, &x) {
@@ -454,6 +507,21 @@ where
             }
         }
     }
+    Ok(())
+}
+
+/// Each joint as a line from body A's origin through the anchors to body B's origin, at the
+/// start (faint) and the end (bold), with one legend entry.
+fn draw_joints<'a, DB: DrawingBackend + 'a>(
+    chart: &mut MapChart<'a, DB>,
+    layers: &MapLayers<'_>,
+    joints: &[PlotJoint],
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let (rec, bodies) = (layers.rec, layers.bodies);
+    let clip = |poly: Vec<Vec2>| layers.clip(poly);
     // Joints: a line between the anchors at the start (faint) and the end (bold).
     let joint_colour = RGBColor(200, 100, 0);
     let (t0, t1) = (
@@ -497,6 +565,20 @@ where
                 PathElement::new(vec![(x, y), (x + 24, y)], joint_colour.stroke_width(3))
             });
     }
+    Ok(())
+}
+
+/// The first impacts: the bodies' shapes at that moment, a red cross at the point, and the time
+/// for the first few that do not crowd each other.
+fn draw_impacts<'a, DB: DrawingBackend + 'a>(
+    chart: &mut MapChart<'a, DB>,
+    layers: &MapLayers<'_>,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let (rec, moving, region) = (layers.rec, &layers.moving, &layers.region);
+    let clip = |poly: Vec<Vec2>| layers.clip(poly);
     // Impacts: the shapes of the bodies involved at that moment, a cross, and the time.
     let impacts: Vec<_> = rec
         .events
@@ -557,6 +639,18 @@ where
             })
             .legend(|(x, y)| Cross::new((x + 12, y), 7, RED.stroke_width(3)));
     }
+    Ok(())
+}
+
+/// Where a sensor's visitor entered (triangle) and left (circle).
+fn draw_sensor_events<'a, DB: DrawingBackend + 'a>(
+    chart: &mut MapChart<'a, DB>,
+    layers: &MapLayers<'_>,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let (rec, moving) = (layers.rec, &layers.moving);
     // Sensor events: where the visitor was when it entered (triangle) and left (circle), or the
     // sensor's body when the visitor does not move.
     for (kind, what, marker_colour) in [
@@ -603,16 +697,20 @@ where
                 }
             });
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 18))
-        .draw()
-        .map_err(draw_err)?;
+    Ok(())
+}
 
-    // --- Speed and energy --------------------------------------------------------------------
+/// The lower panels: each moving body's speed, and the kinetic energy of all bodies, over time.
+fn draw_speed_and_energy<DB: DrawingBackend>(
+    series: &DrawingArea<DB, Shift>,
+    layers: &MapLayers<'_>,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
+    let (rec, moving) = (layers.rec, &layers.moving);
+    let first = rec.frames.first().expect("non-empty").time;
+    let last = rec.frames.last().expect("non-empty").time;
     let (left, right) = series.split_horizontally(800);
     let t_range = first..last.max(first + 1e-9);
     let speeds: Vec<Vec<(Real, Real)>> = moving
