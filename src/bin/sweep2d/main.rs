@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use sweep2d::analysis::plot::{plot_run_with_joints, PlotBody, PlotFormat, PlotJoint};
-use sweep2d::analysis::record::{CsvStream, EventKind, Recorder, RecorderConfig};
+use sweep2d::analysis::record::{CsvStream, Recorder, RecorderConfig, Recording};
 use sweep2d::analysis::replay::HtmlReplay;
 use sweep2d::analysis::scene::{self, SceneFile};
 use sweep2d::BodyKind;
@@ -283,19 +283,105 @@ struct Outputs<'a> {
     html: bool,
 }
 
+/// What a run counts as it goes, for its summary: events by kind and the deepest overlap seen
+/// (depth in metres, the two bodies' names, the step).
+#[derive(Default)]
+struct Tally {
+    impacts: usize,
+    contacts_begun: usize,
+    held: usize,
+    sensor_begin: usize,
+    sensor_end: usize,
+    deepest: Option<(f64, String, String, u64)>,
+}
+
+impl Tally {
+    /// Counts the step the world just took.
+    fn observe(&mut self, world: &sweep2d::World) {
+        let ev = world.events();
+        self.impacts += ev.impacts.len();
+        self.contacts_begun += ev.contact_begin.len();
+        self.held += ev.held.len();
+        self.sensor_begin += ev.sensor_begin.len();
+        self.sensor_end += ev.sensor_end.len();
+        if let Some((depth, a, b)) = world.deepest_overlap() {
+            if self.deepest.as_ref().is_none_or(|d| depth > d.0) {
+                let name = |id| {
+                    world
+                        .body(id)
+                        .and_then(|b| b.name())
+                        .unwrap_or("?")
+                        .to_string()
+                };
+                self.deepest = Some((depth, name(a), name(b), world.step_count()));
+            }
+        }
+    }
+}
+
+/// The files a run writes as it goes, opened before simulating (a bad `--out` or snapshot path
+/// costs nothing): the trajectory and events streams, the snapshot's file, the replay page.
+struct Streams {
+    csv: CsvStream<BufWriter<File>>,
+    snapshot: Option<(PathBuf, File)>,
+    replay: Option<HtmlReplay<BufWriter<File>>>,
+}
+
+impl Streams {
+    fn open(
+        scene: &scene::LoadedScene,
+        title: &str,
+        outputs: &Outputs<'_>,
+    ) -> Result<Self, Failure> {
+        let out = outputs.out;
+        let csv = CsvStream::new(
+            create(out, "trajectory.csv")?,
+            create(out, "events.csv")?,
+            outputs.record_every,
+        )
+        .map_err(|e| {
+            Failure::Input(format!(
+                "cannot write the outputs in {}: {e}",
+                out.display()
+            ))
+        })?;
+        let snapshot = outputs
+            .snapshot
+            .map(|p| {
+                File::create(p)
+                    .map(|f| (p.to_path_buf(), f))
+                    .map_err(|e| cannot_write(p, e))
+            })
+            .transpose()?;
+        let replay = if outputs.html {
+            let names: Vec<(sweep2d::BodyId, String)> = scene.bodies.clone();
+            Some(
+                HtmlReplay::new(
+                    create(out, "replay.html")?,
+                    &scene.world,
+                    &names,
+                    title,
+                    outputs.record_every,
+                )
+                .map_err(|e| cannot_write(&out.join("replay.html"), e))?,
+            )
+        } else {
+            None
+        };
+        Ok(Self {
+            csv,
+            snapshot,
+            replay,
+        })
+    }
+}
+
 fn run(
     mut scene: scene::LoadedScene,
     title: &str,
     steps: Option<u64>,
     outputs: Outputs<'_>,
 ) -> Result<(), Failure> {
-    let Outputs {
-        out,
-        plot,
-        record_every,
-        snapshot,
-        html,
-    } = outputs;
     let steps = steps.unwrap_or(scene.steps);
     if steps > sweep2d::analysis::scene::MAX_SCENE_STEPS {
         return Err(Failure::Input(format!(
@@ -303,44 +389,17 @@ fn run(
             sweep2d::analysis::scene::MAX_SCENE_STEPS
         )));
     }
-    // The output directory is made and checked before simulating: a bad --out costs nothing.
-    // The trajectory and events stream to disk as the run goes; the recording kept in memory
-    // for the plot and the summary holds at most about 1,000 frames.
-    let mut stream = CsvStream::new(
-        create(out, "trajectory.csv")?,
-        create(out, "events.csv")?,
+    // The output directory is made and checked before simulating. The trajectory and events
+    // stream to disk as the run goes; the recording kept in memory for the plot and the summary
+    // holds at most about 1,000 frames.
+    let mut streams = Streams::open(&scene, title, &outputs)?;
+    let Outputs {
+        out,
+        plot,
         record_every,
-    )
-    .map_err(|e| {
-        Failure::Input(format!(
-            "cannot write the outputs in {}: {e}",
-            out.display()
-        ))
-    })?;
-    // The snapshot's file is made before simulating too.
-    let snapshot_file = snapshot
-        .map(|p| {
-            File::create(p)
-                .map(|f| (p, f))
-                .map_err(|e| cannot_write(p, e))
-        })
-        .transpose()?;
-    // So is the replay page, which is written as the run goes too.
-    let mut replay = if html {
-        let names: Vec<(sweep2d::BodyId, String)> = scene.bodies.clone();
-        Some(
-            HtmlReplay::new(
-                create(out, "replay.html")?,
-                &scene.world,
-                &names,
-                title,
-                record_every,
-            )
-            .map_err(|e| cannot_write(&out.join("replay.html"), e))?,
-        )
-    } else {
-        None
-    };
+        snapshot,
+        html,
+    } = outputs;
     let world = &mut scene.world;
     // Frames in memory only for a plot (thinned to about MAX_PLOT_FRAMES); events are counted
     // as they come for the summary.
@@ -353,10 +412,10 @@ fn run(
         every: plot_every,
         keep_last: None,
     });
-    let mut tally = [0usize; 5];
+    let mut tally = Tally::default();
     recorder.record_initial(world);
     let streaming = |e: std::io::Error| Failure::Internal(format!("writing the outputs: {e}"));
-    stream.record_initial(world).map_err(streaming)?;
+    streams.csv.record_initial(world).map_err(streaming)?;
     let energy_start = world.kinetic_energy();
     // The bar appears only for runs longer than a second, and only on a terminal.
     let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
@@ -366,7 +425,6 @@ fn run(
     );
     let clock = Instant::now();
     let mut shown = false;
-    let mut deepest: Option<(f64, String, String, u64)> = None;
     for _ in 0..steps {
         // Never write a NaN: a step that would leave one is undone and the run stops with the
         // outputs written so far.
@@ -376,35 +434,11 @@ fn run(
         if !matches!(plot, PlotChoice::None) {
             recorder.record(world);
         }
-        stream.record(world).map_err(streaming)?;
-        if let Some(r) = replay.as_mut() {
+        streams.csv.record(world).map_err(streaming)?;
+        if let Some(r) = streams.replay.as_mut() {
             r.record(world).map_err(streaming)?;
         }
-        let ev = world.events();
-        for (k, n) in [
-            ev.impacts.len(),
-            ev.contact_begin.len(),
-            ev.held.len(),
-            ev.sensor_begin.len(),
-            ev.sensor_end.len(),
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            tally[k] += n;
-        }
-        if let Some((depth, a, b)) = world.deepest_overlap() {
-            if deepest.as_ref().is_none_or(|d| depth > d.0) {
-                let name = |id| {
-                    world
-                        .body(id)
-                        .and_then(|b| b.name())
-                        .unwrap_or("?")
-                        .to_string()
-                };
-                deepest = Some((depth, name(a), name(b), world.step_count()));
-            }
-        }
+        tally.observe(world);
         if !shown && clock.elapsed() > Duration::from_secs(1) {
             bar.set_draw_target(ProgressDrawTarget::stderr());
             shown = true;
@@ -413,32 +447,70 @@ fn run(
     }
     bar.finish_and_clear();
     let wall = clock.elapsed().as_secs_f64();
-    let recording = recorder.recording();
 
-    stream.finish().map_err(streaming)?;
-    if let Some(r) = replay {
+    streams.csv.finish().map_err(streaming)?;
+    if let Some(r) = streams.replay {
         r.finish(world).map_err(streaming)?;
     }
-    let count = |k: EventKind| match k {
-        EventKind::Impact => tally[0],
-        EventKind::ContactBegin => tally[1],
-        EventKind::Held => tally[2],
-        EventKind::SensorBegin => tally[3],
-        EventKind::SensorEnd => tally[4],
-        _ => 0,
-    };
+    let timing = (energy_start, wall);
+    write_summary(out, title, steps, &scene, &tally, timing, record_every)?;
+    if let Some((path, file)) = streams.snapshot {
+        use std::io::Write;
+        let mut w = BufWriter::new(file);
+        w.write_all(&scene.world.snapshot())
+            .and_then(|()| w.flush())
+            .map_err(|e| cannot_write(&path, e))?;
+    }
+    let mut written = vec![
+        "trajectory.csv".to_string(),
+        "events.csv".to_string(),
+        "summary.json".to_string(),
+    ];
+    if html {
+        written.push("replay.html".to_string());
+    }
+    if let Some(plot_name) = write_plot(&scene, &recorder.recording(), title, out, plot)? {
+        written.push(plot_name);
+    }
+    println!(
+        "{title}: {steps} steps ({:.3} s simulated) in {wall:.2} s; {} impacts; wrote {} in {}{}",
+        scene.world.time(),
+        tally.impacts,
+        written.join(", "),
+        out.display(),
+        snapshot.map_or_else(String::new, |p| format!(
+            ", and the snapshot {}",
+            p.display()
+        ))
+    );
+    Ok(())
+}
+
+/// Writes `summary.json`: the run's counts, deepest overlap, kinetic energy at the start and the
+/// end, and `timing` (kinetic energy at the start in J, wall time in seconds).
+fn write_summary(
+    out: &Path,
+    title: &str,
+    steps: u64,
+    scene: &scene::LoadedScene,
+    tally: &Tally,
+    timing: (f64, f64),
+    record_every: u64,
+) -> Result<(), Failure> {
+    let (energy_start, wall) = timing;
+    let world = &scene.world;
     let summary = serde_json::json!({
         "scene": title,
         "steps": steps,
         "dt": world.config().dt,
         "simulated_time": world.time(),
         "bodies": scene.bodies.len(),
-        "impacts": count(EventKind::Impact),
-        "contacts_begun": count(EventKind::ContactBegin),
-        "held": count(EventKind::Held),
-        "sensor_begin": count(EventKind::SensorBegin),
-        "sensor_end": count(EventKind::SensorEnd),
-        "deepest_overlap": deepest.as_ref().map(|(depth, a, b, step)| serde_json::json!({
+        "impacts": tally.impacts,
+        "contacts_begun": tally.contacts_begun,
+        "held": tally.held,
+        "sensor_begin": tally.sensor_begin,
+        "sensor_end": tally.sensor_end,
+        "deepest_overlap": tally.deepest.as_ref().map(|(depth, a, b, step)| serde_json::json!({
             "depth": depth, "body_a": a, "body_b": b, "step": step
         })),
         "kinetic_energy_start": energy_start,
@@ -453,85 +525,72 @@ fn run(
             .expect("a summary serializes")
             .as_bytes(),
     )?;
-    if let Some((path, file)) = snapshot_file {
-        use std::io::Write;
-        let mut w = BufWriter::new(file);
-        w.write_all(&world.snapshot())
-            .and_then(|()| w.flush())
-            .map_err(|e| cannot_write(path, e))?;
-    }
-    let mut written = vec!["trajectory.csv", "events.csv", "summary.json"];
-    if html {
-        written.push("replay.html");
-    }
+    Ok(())
+}
+
+/// Writes the run's plot in `out` in the chosen format (bodies' shapes, paths, joints from their
+/// end anchors) and returns its file name, or `None` for `--plot none`.
+fn write_plot(
+    scene: &scene::LoadedScene,
+    recording: &Recording,
+    title: &str,
+    out: &Path,
+    plot: PlotChoice,
+) -> Result<Option<String>, Failure> {
     let format = match plot {
-        PlotChoice::Png => Some(PlotFormat::Png),
-        PlotChoice::Svg => Some(PlotFormat::Svg),
-        PlotChoice::Gif => Some(PlotFormat::Gif),
-        PlotChoice::None => None,
+        PlotChoice::Png => PlotFormat::Png,
+        PlotChoice::Svg => PlotFormat::Svg,
+        PlotChoice::Gif => PlotFormat::Gif,
+        PlotChoice::None => return Ok(None),
     };
-    let plot_name;
-    if let Some(format) = format {
-        let bodies: Vec<PlotBody> = scene
+    let world = &scene.world;
+    let bodies: Vec<PlotBody> = scene
+        .bodies
+        .iter()
+        .filter_map(|(id, name)| {
+            world.body(*id).map(|b| PlotBody {
+                name: name.clone(),
+                shape: b.combined_shape(),
+                is_static: b.kind() == BodyKind::Static,
+            })
+        })
+        .collect();
+    // Joints: anchors in their bodies' frames, from the end poses.
+    let name_of = |id| {
+        scene
             .bodies
             .iter()
-            .filter_map(|(id, name)| {
-                world.body(*id).map(|b| PlotBody {
-                    name: name.clone(),
-                    shape: b.combined_shape(),
-                    is_static: b.kind() == BodyKind::Static,
-                })
+            .find(|(b, _)| *b == id)
+            .map(|(_, n)| n.clone())
+    };
+    let joints: Vec<PlotJoint> = world
+        .joint_ids()
+        .into_iter()
+        .filter_map(|j| {
+            let (a, b) = world.joint_bodies(j)?;
+            let (pa, pb) = world.joint_anchors(j)?;
+            let local = |id: sweep2d::BodyId, p| {
+                world
+                    .body(id)
+                    .map(|body| body.transform().inv_transform_point(p))
+            };
+            Some(PlotJoint {
+                body_a: a.and_then(name_of),
+                anchor_a: a.and_then(|a| local(a, pa)).unwrap_or(pa),
+                body_b: name_of(b)?,
+                anchor_b: local(b, pb)?,
             })
-            .collect();
-        // Joints: anchors in their bodies' frames, from the end poses.
-        let name_of = |id| {
-            scene
-                .bodies
-                .iter()
-                .find(|(b, _)| *b == id)
-                .map(|(_, n)| n.clone())
-        };
-        let joints: Vec<PlotJoint> = world
-            .joint_ids()
-            .into_iter()
-            .filter_map(|j| {
-                let (a, b) = world.joint_bodies(j)?;
-                let (pa, pb) = world.joint_anchors(j)?;
-                let local = |id: sweep2d::BodyId, p| {
-                    world
-                        .body(id)
-                        .map(|body| body.transform().inv_transform_point(p))
-                };
-                Some(PlotJoint {
-                    body_a: a.and_then(name_of),
-                    anchor_a: a.and_then(|a| local(a, pa)).unwrap_or(pa),
-                    body_b: name_of(b)?,
-                    anchor_b: local(b, pb)?,
-                })
-            })
-            .collect();
-        plot_name = format!("trajectory.{}", format.extension());
-        plot_run_with_joints(
-            &recording,
-            &bodies,
-            &joints,
-            title,
-            &out.join(&plot_name),
-            format,
-        )
-        .map_err(|e| Failure::Internal(format!("{plot_name}: {e}")))?;
-        written.push(&plot_name);
-    }
-    println!(
-        "{title}: {steps} steps ({:.3} s simulated) in {wall:.2} s; {} impacts; wrote {} in {}{}",
-        world.time(),
-        count(EventKind::Impact),
-        written.join(", "),
-        out.display(),
-        snapshot.map_or_else(String::new, |p| format!(
-            ", and the snapshot {}",
-            p.display()
-        ))
-    );
-    Ok(())
+        })
+        .collect();
+    let plot_name = format!("trajectory.{}", format.extension());
+    plot_run_with_joints(
+        recording,
+        &bodies,
+        &joints,
+        title,
+        &out.join(&plot_name),
+        format,
+    )
+    .map_err(|e| Failure::Internal(format!("{plot_name}: {e}")))?;
+    Ok(Some(plot_name))
 }
