@@ -661,32 +661,7 @@ impl SceneFile {
     /// Builds the world: every body is validated by [`World::add_body`]. Returns the first
     /// problem, naming the body and the field; nothing is returned half-built.
     pub fn build(&self) -> Result<LoadedScene, SceneError> {
-        for (field, count, cap) in [
-            ("bodies", self.bodies.len(), MAX_SCENE_BODIES),
-            ("joints", self.joints.len(), MAX_SCENE_JOINTS),
-        ] {
-            if count > cap {
-                return Err(SceneError::Field {
-                    field: field.into(),
-                    reason: format!(
-                        "{count} {field} is more than a scene file may hold ({cap}); split the \
-                         scene, or build larger worlds with the library"
-                    ),
-                    location: None,
-                });
-            }
-        }
-        if self.steps > MAX_SCENE_STEPS {
-            return Err(SceneError::Field {
-                field: "steps".into(),
-                reason: format!(
-                    "{} steps is more than {MAX_SCENE_STEPS} (about 46 hours simulated at 60 Hz); \
-                     run a shorter scene, or several",
-                    self.steps
-                ),
-                location: None,
-            });
-        }
+        self.check_sizes_and_names()?;
         let mut world = World::try_new(self.config()).map_err(|e| SceneError::Field {
             field: match &e {
                 crate::WorldError::InvalidConfig { field, .. } => (*field).to_string(),
@@ -696,24 +671,6 @@ impl SceneFile {
             reason: e.to_string().replace("WorldConfig::", ""),
             location: None,
         })?;
-        // Names identify bodies in trajectory.csv, events.csv and joints: each must be unique
-        // (an unnamed body goes by `body <index>`, which a named one must not take either).
-        let mut seen = std::collections::HashMap::with_capacity(self.bodies.len());
-        for index in 0..self.bodies.len() {
-            if let Some(first) = seen.insert(self.body_name(index), index) {
-                return Err(SceneError::Body {
-                    index,
-                    name: self.bodies[index].name.clone(),
-                    field: "name".into(),
-                    reason: format!(
-                        "body {first} already goes by this name; names identify bodies in \
-                         trajectory.csv, events.csv and joints, so give each body its own (an \
-                         unnamed body is called `body <index>`)"
-                    ),
-                    location: None,
-                });
-            }
-        }
         let mut bodies = Vec::with_capacity(self.bodies.len());
         for (index, spec) in self.bodies.iter().enumerate() {
             let name = self.body_name(index);
@@ -784,6 +741,56 @@ impl SceneFile {
             bodies,
             steps: self.steps,
         })
+    }
+
+    /// The checks a scene passes before anything is built: no more bodies, joints or steps than
+    /// a scene file may hold, and every body's name its own.
+    fn check_sizes_and_names(&self) -> Result<(), SceneError> {
+        for (field, count, cap) in [
+            ("bodies", self.bodies.len(), MAX_SCENE_BODIES),
+            ("joints", self.joints.len(), MAX_SCENE_JOINTS),
+        ] {
+            if count > cap {
+                return Err(SceneError::Field {
+                    field: field.into(),
+                    reason: format!(
+                        "{count} {field} is more than a scene file may hold ({cap}); split the \
+                         scene, or build larger worlds with the library"
+                    ),
+                    location: None,
+                });
+            }
+        }
+        if self.steps > MAX_SCENE_STEPS {
+            return Err(SceneError::Field {
+                field: "steps".into(),
+                reason: format!(
+                    "{} steps is more than {MAX_SCENE_STEPS} (about 46 hours simulated at 60 Hz); \
+                     run a shorter scene, or several",
+                    self.steps
+                ),
+                location: None,
+            });
+        }
+        // Names identify bodies in trajectory.csv, events.csv and joints: each must be unique
+        // (an unnamed body goes by `body <index>`, which a named one must not take either).
+        let mut seen = std::collections::HashMap::with_capacity(self.bodies.len());
+        for index in 0..self.bodies.len() {
+            if let Some(first) = seen.insert(self.body_name(index), index) {
+                return Err(SceneError::Body {
+                    index,
+                    name: self.bodies[index].name.clone(),
+                    field: "name".into(),
+                    reason: format!(
+                        "body {first} already goes by this name; names identify bodies in \
+                         trajectory.csv, events.csv and joints, so give each body its own (an \
+                         unnamed body is called `body <index>`)"
+                    ),
+                    location: None,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The joint definition of `spec` (joint `k`), its bodies looked up in `bodies`.

@@ -92,17 +92,7 @@ pub(super) fn scan(payload: &[u8]) -> Result<(), String> {
                 } else {
                     f64::from_bits(be(take(&mut at, 8)?))
                 };
-                let allowed =
-                    value.is_infinite() && field.is_some_and(|f| MAY_BE_INFINITE.contains(&f));
-                if !value.is_finite() && !allowed {
-                    return Err(format!(
-                        "{} {value} at byte {start}: every number of a world is finite",
-                        field.map_or_else(
-                            || "a number".to_string(),
-                            |f| format!("field `{f}` holds")
-                        ),
-                    ));
-                }
+                check_number(value, field, start)?;
             }
             0xcc..=0xcf => {
                 take(&mut at, 1 << (marker - 0xcc))?;
@@ -124,18 +114,7 @@ pub(super) fn scan(payload: &[u8]) -> Result<(), String> {
             0xc1 => return Err(format!("byte {start} is not a MessagePack value (0xc1)")),
         }
         if let Some((left, map)) = container {
-            // Every entry takes at least a byte: a count beyond the bytes left is forged.
-            if left > (payload.len() - at) as u64 {
-                return Err(format!(
-                    "a container at byte {start} claims {left} entries in {} bytes",
-                    payload.len() - at
-                ));
-            }
-            if stack.len() > MAX_DEPTH {
-                return Err(format!(
-                    "values nested more than {MAX_DEPTH} deep at byte {start}"
-                ));
-            }
+            check_container(left, payload.len() - at, stack.len(), start)?;
             stack.push(Open {
                 left,
                 map,
@@ -148,6 +127,35 @@ pub(super) fn scan(payload: &[u8]) -> Result<(), String> {
         return Err(format!(
             "{} bytes follow the world's state (the state ends at byte {at})",
             payload.len() - at
+        ));
+    }
+    Ok(())
+}
+
+/// A number read at byte `start` in `field`: finite, or infinite where the field may be.
+fn check_number(value: f64, field: Option<&str>, start: usize) -> Result<(), String> {
+    let allowed = value.is_infinite() && field.is_some_and(|f| MAY_BE_INFINITE.contains(&f));
+    if value.is_finite() || allowed {
+        return Ok(());
+    }
+    Err(format!(
+        "{} {value} at byte {start}: every number of a world is finite",
+        field.map_or_else(|| "a number".to_string(), |f| format!("field `{f}` holds")),
+    ))
+}
+
+/// A container opened at byte `start` claiming `left` entries (keys and values counted apart)
+/// with `bytes` left in the payload, inside `depth` open containers: every entry takes at least a
+/// byte (a count beyond the bytes left is forged), and nesting is bounded.
+fn check_container(left: u64, bytes: usize, depth: usize, start: usize) -> Result<(), String> {
+    if left > bytes as u64 {
+        return Err(format!(
+            "a container at byte {start} claims {left} entries in {bytes} bytes"
+        ));
+    }
+    if depth > MAX_DEPTH {
+        return Err(format!(
+            "values nested more than {MAX_DEPTH} deep at byte {start}"
         ));
     }
     Ok(())
