@@ -239,20 +239,19 @@ pub(crate) fn check_shape_def(body: &str, def: &ShapeDef) -> Result<(), BodyErro
     Ok(())
 }
 
-/// Combines `shapes` (non-empty, each checked by [`check_shape_def`]) of a body of `kind`; `body`
-/// names it in errors.
-pub(crate) fn assemble(
+/// The body's mass (kg), rotational inertia about its centre of mass (kg·m²) and centre of mass
+/// (body frame, metres) from its `shapes`: each shape's at its density (at density 1 for bodies
+/// without mass, to place the centre), moved to the body frame by its offset, summed with the
+/// parallel-axis theorem. Static and kinematic bodies have no mass.
+fn mass_properties(
     kind: BodyKind,
     shapes: &[BodyShape],
     body: &str,
-) -> Result<Assembly, BodyError> {
-    debug_assert!(!shapes.is_empty());
+) -> Result<(Real, Real, Vec2), BodyError> {
     let shape_error = |source| BodyError::Shape {
         body: body.to_string(),
         source,
     };
-    // Mass properties: each shape's (at density 1 for bodies without mass, to place the centre),
-    // moved to the body frame by its offset, summed with the parallel-axis theorem.
     let dynamic = kind == BodyKind::Dynamic;
     let mut parts = Vec::with_capacity(shapes.len());
     let nothing = crate::shape::MassProperties {
@@ -309,6 +308,22 @@ pub(crate) fn assemble(
     } else {
         (0.0, 0.0)
     };
+    Ok((mass, inertia, local_center))
+}
+
+/// Combines `shapes` (non-empty, each checked by [`check_shape_def`]) of a body of `kind`; `body`
+/// names it in errors.
+pub(crate) fn assemble(
+    kind: BodyKind,
+    shapes: &[BodyShape],
+    body: &str,
+) -> Result<Assembly, BodyError> {
+    debug_assert!(!shapes.is_empty());
+    let shape_error = |source| BodyError::Shape {
+        body: body.to_string(),
+        source,
+    };
+    let (mass, inertia, local_center) = mass_properties(kind, shapes, body)?;
     // Geometry in the centre-of-mass frame.
     let to_com = |def: &ShapeDef| {
         if def.offset == Transform::IDENTITY {
