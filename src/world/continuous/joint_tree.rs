@@ -186,6 +186,103 @@ enum Node {
     Joint(usize),
 }
 
+/// The graph of `joints` over the bodies (nodes: bodies `0..bodies`, then the joints; an edge
+/// joins a joint to each of its movable bodies) as adjacency lists, or `None` when it is not a
+/// forest (a loop, two joints between the same bodies), a joint has no rows or joins a body to
+/// itself, or a joint joins two immovable bodies.
+fn forest(bodies: usize, movable: &[bool], joints: &[TreeJoint]) -> Option<Vec<Vec<usize>>> {
+    let total = bodies + joints.len();
+    let mut link: Vec<usize> = (0..total).collect();
+    fn root(link: &mut [usize], mut i: usize) -> usize {
+        while link[i] != i {
+            link[i] = link[link[i]];
+            i = link[i];
+        }
+        i
+    }
+    let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); total];
+    for (k, j) in joints.iter().enumerate() {
+        if j.rows.is_empty() || j.a == j.b {
+            return None;
+        }
+        let node = bodies + k;
+        for body in [j.a, j.b].into_iter().filter(|&b| movable[b]) {
+            let (x, y) = (root(&mut link, node), root(&mut link, body));
+            if x == y {
+                return None; // a loop
+            }
+            link[x] = y;
+            adjacent[node].push(body);
+            adjacent[body].push(node);
+        }
+        if adjacent[node].is_empty() {
+            return None; // between two immovable bodies: nothing to solve
+        }
+    }
+    Some(adjacent)
+}
+
+/// The nodes of the forest `adjacent` (bodies `0..bodies`, then joints; immovable bodies left
+/// out), each component from a root with parents before children, then reversed so that children
+/// come first; and each node's parent as a position in that order.
+fn order_from_roots(
+    bodies: usize,
+    movable: &[bool],
+    adjacent: &[Vec<usize>],
+) -> (Vec<usize>, Vec<Option<usize>>) {
+    let total = adjacent.len();
+    let mut position = vec![usize::MAX; total];
+    let mut order = Vec::with_capacity(total);
+    let mut parent_of = Vec::with_capacity(total);
+    for start in 0..total {
+        let used = start >= bodies || movable[start];
+        if !used || position[start] != usize::MAX {
+            continue;
+        }
+        position[start] = order.len();
+        order.push(start);
+        parent_of.push(None);
+        let mut next = order.len() - 1;
+        while next < order.len() {
+            let node = order[next];
+            for &other in &adjacent[node] {
+                if position[other] == usize::MAX {
+                    position[other] = order.len();
+                    order.push(other);
+                    parent_of.push(Some(node));
+                }
+            }
+            next += 1;
+        }
+    }
+    order.reverse();
+    parent_of.reverse();
+    for (p, &node) in order.iter().enumerate() {
+        position[node] = p;
+    }
+    let parent: Vec<Option<usize>> = parent_of
+        .iter()
+        .map(|p| p.map(|node| position[node]))
+        .collect();
+    (order, parent)
+}
+
+/// The compliance (diagonal entry, negative) given to a leaf joint's zero block so that it can be
+/// eliminated first: `LEAF_COMPLIANCE` times the mean diagonal of the joint's effective inverse
+/// mass through its body (`h`: the joint–body block, `mass`: the body's masses, `rows`: the
+/// joint's rows), far below the scale `project` refines away.
+fn leaf_compliance(h: &Block, mass: &[Real; 3], rows: usize) -> Real {
+    let w = [1.0 / mass[0], 1.0 / mass[1], 1.0 / mass[2]];
+    let trace: Real = (0..rows)
+        .map(|row| {
+            (0..3)
+                .map(|c| h.m[row][c] * h.m[row][c] * w[c])
+                .sum::<Real>()
+        })
+        .sum();
+    -LEAF_COMPLIANCE * trace / rows as Real
+}
+
 impl JointTree {
     /// Factorises the joints over bodies whose inverse masses are `inv` (1/kg, 1/(kg·m²); a body
     /// is movable when `movable`). `None` when the joints do not form a tree over the movable
@@ -200,69 +297,9 @@ impl JointTree {
         if (0..bodies).any(|i| movable[i] && !(inv[i].0 > 0.0 && inv[i].1 > 0.0)) {
             return None;
         }
-        // Graph nodes: bodies 0..bodies, joints after; edges joint–movable body. A forest?
-        let total = bodies + joints.len();
-        let mut link: Vec<usize> = (0..total).collect();
-        fn root(link: &mut [usize], mut i: usize) -> usize {
-            while link[i] != i {
-                link[i] = link[link[i]];
-                i = link[i];
-            }
-            i
-        }
-        let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); total];
-        for (k, j) in joints.iter().enumerate() {
-            if j.rows.is_empty() || j.a == j.b {
-                return None;
-            }
-            let node = bodies + k;
-            for body in [j.a, j.b].into_iter().filter(|&b| movable[b]) {
-                let (x, y) = (root(&mut link, node), root(&mut link, body));
-                if x == y {
-                    return None; // a loop
-                }
-                link[x] = y;
-                adjacent[node].push(body);
-                adjacent[body].push(node);
-            }
-            if adjacent[node].is_empty() {
-                return None; // between two immovable bodies: nothing to solve
-            }
-        }
-        // Order: each component from a root, parents before children; then reversed.
-        let mut position = vec![usize::MAX; total];
-        let mut order = Vec::with_capacity(total);
-        let mut parent_of = Vec::with_capacity(total);
-        for start in 0..total {
-            let used = start >= bodies || movable[start];
-            if !used || position[start] != usize::MAX {
-                continue;
-            }
-            position[start] = order.len();
-            order.push(start);
-            parent_of.push(None);
-            let mut next = order.len() - 1;
-            while next < order.len() {
-                let node = order[next];
-                for &other in &adjacent[node] {
-                    if position[other] == usize::MAX {
-                        position[other] = order.len();
-                        order.push(other);
-                        parent_of.push(Some(node));
-                    }
-                }
-                next += 1;
-            }
-        }
-        order.reverse();
-        parent_of.reverse();
-        for (p, &node) in order.iter().enumerate() {
-            position[node] = p;
-        }
-        let parent: Vec<Option<usize>> = parent_of
-            .iter()
-            .map(|p| p.map(|node| position[node]))
-            .collect();
+        // Graph nodes: bodies 0..bodies, joints after; edges joint–movable body.
+        let adjacent = forest(bodies, movable, &joints)?;
+        let (order, parent) = order_from_roots(bodies, movable, &adjacent);
         let mass: Vec<[Real; 3]> = inv
             .iter()
             .map(|&(linear, angular)| {
@@ -336,21 +373,13 @@ impl JointTree {
                     // A leaf joint (to an immovable body) has a zero block, which cannot be
                     // eliminated first: it gets a compliance far below its effective mass's
                     // scale, whose error `project` refines away.
-                    let h = &up[i];
                     let Node::Body(b) = nodes[p] else {
                         return None;
                     };
-                    let w = [1.0 / mass[b][0], 1.0 / mass[b][1], 1.0 / mass[b][2]];
                     let r = joints[k].rows.len();
-                    let trace: Real = (0..r)
-                        .map(|row| {
-                            (0..3)
-                                .map(|c| h.m[row][c] * h.m[row][c] * w[c])
-                                .sum::<Real>()
-                        })
-                        .sum();
+                    let compliance = leaf_compliance(&up[i], &mass[b], r);
                     for row in 0..r {
-                        diag[i].m[row][row] = -LEAF_COMPLIANCE * trace / r as Real;
+                        diag[i].m[row][row] = compliance;
                     }
                 }
             }
