@@ -100,7 +100,7 @@ impl ContinuousPass<'_> {
             // within the slop; deeper presses are the time of impact's, which resolves a squeeze
             // before it goes deep (`squeeze.rs`). A bounce stays the pass's.
             let swept = summary.is_some_and(|c| c.always_swept);
-            return !swept && self.axis_gaps_hold(a, b, entry, LINEAR_SLOP);
+            return !swept && self.axis_gaps_hold(a, b, entry, true);
         }
         let Some(contact) = summary else {
             // Two bodies of a heap deep inside each other whose contact the pair update left
@@ -108,7 +108,7 @@ impl ContinuousPass<'_> {
             // proxies were apart) only if their boxes stay apart.
             return (self.in_heap(a, b) && self.deep_inside_now(a, b))
                 || self.boxes_stay_apart(a, b)
-                || self.axis_gaps_hold(a, b, None, Real::INFINITY);
+                || self.axis_gaps_hold(a, b, None, false);
         };
         if contact.always_swept {
             // (Pairs of bodies whose shapes are filtered piece by piece are always swept: the
@@ -122,7 +122,7 @@ impl ContinuousPass<'_> {
         let from_start = !(sa.changed || sb.changed);
         if !contact.has_points {
             return self.cannot_meet(a, b, contact.margin)
-                || self.axis_gaps_hold(a, b, entry, Real::INFINITY);
+                || self.axis_gaps_hold(a, b, entry, false);
         }
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let overlap = if from_start {
@@ -156,7 +156,7 @@ impl ContinuousPass<'_> {
                 }
             }
         }
-        self.centres_stay_out(a, b, overlap) || self.axis_gaps_hold(a, b, entry, Real::INFINITY)
+        self.centres_stay_out(a, b, overlap) || self.axis_gaps_hold(a, b, entry, false)
     }
 
     /// Whether every pair of the bodies' convex pieces that can meet over the rest of the step
@@ -165,9 +165,13 @@ impl ContinuousPass<'_> {
     /// had points for, `TRUSTED_FRACTION` of the thinner piece's depth (at least the slop) inside
     /// each other. Then neither piece's deep point reaches the other piece (each lies at least its
     /// depth inside its piece, and the other piece's material stays within half that of the
-    /// axis's plane), so no piece passes through another. Only motion along the axis counts: a
-    /// box carried round by a turning drum, or sliding along a wall, is the solver's however fast.
-    fn axis_gaps_hold(&self, a: u32, b: u32, entry: Option<usize>, deepest: Real) -> bool {
+    /// axis's plane), so no piece passes through another. Pieces that start deeper than that are
+    /// held to deepening by less than the slop, and never past the thinner depth. A body a
+    /// kinematic body presses (`pressed`, against an immovable body) is held to the slop instead.
+    /// `entry` is the pair's contact in the pass's neighbour index, if it has one. Only motion
+    /// along the axis counts: a box carried round by a turning drum, or sliding along a wall, is
+    /// the solver's however fast.
+    fn axis_gaps_hold(&self, a: u32, b: u32, entry: Option<usize>, pressed: bool) -> bool {
         let (sa, sb) = (
             &self.buf.segments[a as usize],
             &self.buf.segments[b as usize],
@@ -208,18 +212,16 @@ impl ContinuousPass<'_> {
                     holds = false;
                     return;
                 };
-                let floor = if has_points(ia, ib) {
+                let floor = if !has_points(ia, ib) {
+                    0.0
+                } else if pressed {
+                    -LINEAR_SLOP
+                } else {
                     let thinner = depth(pa).min(depth(pb));
                     let shallow = -(TRUSTED_FRACTION * thinner).max(LINEAR_SLOP);
-                    if deepest.is_finite() {
-                        shallow.max(-deepest)
-                    } else {
-                        // Already deeper than that: trusted while it deepens by less than the
-                        // slop, and never past the thinner piece's depth.
-                        shallow.min((gap - LINEAR_SLOP).max(-thinner))
-                    }
-                } else {
-                    0.0
+                    // Already deeper than that: trusted while it deepens by less than the slop,
+                    // and never past the thinner piece's depth.
+                    shallow.min((gap - LINEAR_SLOP).max(-thinner))
                 };
                 holds = gap + change > floor;
             },
