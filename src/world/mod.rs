@@ -92,6 +92,15 @@ pub(crate) fn proxy_type(kind: BodyKind) -> ProxyType {
     }
 }
 
+/// How error messages name body `id`: its name, escaped and cut (`body_input::error_label`),
+/// or `#index` when it has none.
+fn body_label(body: &Body, id: BodyId) -> String {
+    body.name.as_deref().map_or_else(
+        || format!("#{}", id.index),
+        crate::dynamics::body_input::error_label,
+    )
+}
+
 /// A body name as messages show it: quoted, control characters escaped (no terminal escape
 /// sequences reach the user's terminal), cut at 64 characters.
 pub(crate) fn shown_name(name: &str) -> String {
@@ -271,10 +280,7 @@ impl World {
     /// The body, mutably, and its label for error messages; the error for a stale id.
     fn body_mut(&mut self, id: BodyId) -> Result<(&mut Body, String), BodyError> {
         let body = self.bodies.get_mut(id).ok_or(BodyError::UnknownBody(id))?;
-        let label = body.name.as_deref().map_or_else(
-            || format!("#{}", id.index),
-            crate::dynamics::body_input::error_label,
-        );
+        let label = body_label(body, id);
         Ok((body, label))
     }
 
@@ -348,10 +354,7 @@ impl World {
             body.force + force,
             body.torque + (point - body.pose.translation).perp_dot(force),
         );
-        let label = body.name.as_deref().map_or_else(
-            || format!("#{}", id.index),
-            crate::dynamics::body_input::error_label,
-        );
+        let label = body_label(body, id);
         within(&label, "force", total.length(), MAX_FORCE, FORCE_RANGE)?;
         within(&label, "torque", torque, MAX_FORCE, FORCE_RANGE)?;
         body.force = total;
@@ -363,10 +366,7 @@ impl World {
     pub fn apply_torque(&mut self, id: BodyId, torque: Real) -> Result<(), BodyError> {
         let body = self.dynamic_body(id, |label| check_finite(label, "torque", torque))?;
         let total = body.torque + torque;
-        let label = body.name.as_deref().map_or_else(
-            || format!("#{}", id.index),
-            crate::dynamics::body_input::error_label,
-        );
+        let label = body_label(body, id);
         within(&label, "torque", total, MAX_FORCE, FORCE_RANGE)?;
         body.torque = total;
         Ok(())
@@ -389,10 +389,7 @@ impl World {
         let v = body.linear_velocity + body.inv_mass * impulse;
         let w = body.angular_velocity
             + body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
-        let label = body.name.as_deref().map_or_else(
-            || format!("#{}", id.index),
-            crate::dynamics::body_input::error_label,
-        );
+        let label = body_label(body, id);
         check_speeds(&label, v, w)?;
         body.linear_velocity = v;
         body.angular_velocity = w;
