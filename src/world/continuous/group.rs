@@ -8,7 +8,7 @@
 //! faster than the threshold) is left out: its bounce is an impact of its own, resolved next in
 //! time order, so a bounce still travels down a row of touching bodies (Newton's cradle).
 
-use super::joint_tree::{JointTree, Row, TreeJoint};
+use super::joint_tree::{JointTree, Row, Rows, TreeJoint};
 use super::schedule::bounces;
 use super::ContinuousPass;
 use crate::constants::LINEAR_SLOP;
@@ -498,24 +498,18 @@ impl GroupTable {
             .iter()
             .zip(slots)
             .map(|(j, &(a, b))| {
-                let mut rows = Vec::with_capacity(3);
-                let turn = match j.kind {
-                    GroupJointKind::Point { angular } => {
-                        rows.extend([Row::Linear(Vec2::X), Row::Linear(Vec2::Y)]);
-                        angular
+                let (x, y, turn) = (Row::Linear(Vec2::X), Row::Linear(Vec2::Y), Row::Angular);
+                let rows = match j.kind {
+                    GroupJointKind::Point { angular: false } => Rows::new(&[x, y]),
+                    GroupJointKind::Point { angular: true } => Rows::new(&[x, y, turn]),
+                    GroupJointKind::Along { n } => Rows::new(&[Row::Linear(n)]),
+                    GroupJointKind::Across { n, angular: false } => {
+                        Rows::new(&[Row::Linear(n.perp())])
                     }
-                    GroupJointKind::Along { n } => {
-                        rows.push(Row::Linear(n));
-                        false
-                    }
-                    GroupJointKind::Across { n, angular } => {
-                        rows.push(Row::Linear(n.perp()));
-                        angular
+                    GroupJointKind::Across { n, angular: true } => {
+                        Rows::new(&[Row::Linear(n.perp()), turn])
                     }
                 };
-                if turn {
-                    rows.push(Row::Angular);
-                }
                 TreeJoint {
                     a,
                     b,

@@ -45,7 +45,35 @@ pub(super) struct TreeJoint {
     pub b: usize,
     pub ra: Vec2,
     pub rb: Vec2,
-    pub rows: Vec<Row>,
+    pub rows: Rows,
+}
+
+/// A joint's rigid rows (1 to 3), kept in place: a group's joints are built for every jointed
+/// impact, and a list per joint would be an allocation per joint.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Rows {
+    rows: [Row; 3],
+    count: usize,
+}
+
+impl Rows {
+    /// The rows `rows` (at most 3).
+    pub fn new(rows: &[Row]) -> Self {
+        let mut out = Self {
+            rows: [Row::Angular; 3],
+            count: rows.len(),
+        };
+        out.rows[..rows.len()].copy_from_slice(rows);
+        out
+    }
+}
+
+impl core::ops::Deref for Rows {
+    type Target = [Row];
+
+    fn deref(&self) -> &[Row] {
+        &self.rows[..self.count]
+    }
 }
 
 /// A small dense block (at most 3×3), row-major.
@@ -534,7 +562,7 @@ mod tests {
                 b: i,
                 ra: Vec2::new(0.25, 0.01 * i as Real),
                 rb: Vec2::new(-0.25, 0.0),
-                rows: vec![Row::Linear(Vec2::X), Row::Linear(Vec2::Y)],
+                rows: Rows::new(&[Row::Linear(Vec2::X), Row::Linear(Vec2::Y)]),
             })
             .collect();
         joints.push(TreeJoint {
@@ -542,7 +570,7 @@ mod tests {
             b: 0,
             ra: Vec2::ZERO,
             rb: Vec2::new(-0.25, 0.0),
-            rows: vec![Row::Linear(Vec2::X), Row::Linear(Vec2::Y), Row::Angular],
+            rows: Rows::new(&[Row::Linear(Vec2::X), Row::Linear(Vec2::Y), Row::Angular]),
         });
         (inv, movable, joints)
     }
@@ -668,7 +696,7 @@ mod tests {
             b: 0,
             ra: Vec2::ZERO,
             rb: Vec2::ZERO,
-            rows: vec![Row::Linear(Vec2::X)],
+            rows: Rows::new(&[Row::Linear(Vec2::X)]),
         };
         joints.push(closing);
         assert!(JointTree::build(&inv, &movable, joints).is_none());
