@@ -2,7 +2,7 @@
 //! integration data, the contact constraint with its points, the soft-constraint coefficients
 //! (Box2D v3's `b2Softness`) and how one pass solves non-penetration. Kept apart from the solvers
 //! themselves (`solver.rs`, its SIMD lanes in `wide.rs`, the colouring in `graph.rs`, the joints in
-//! `joint_solver.rs`) so that each imports these types from here rather than from the others.
+//! `joint/`) so that each imports these types from here rather than from the others.
 
 use crate::dynamics::contact_math::InverseMass;
 use crate::math::{Real, Rot, Vec2};

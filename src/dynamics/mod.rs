@@ -1,6 +1,6 @@
 //! Rigid-body dynamics: bodies, persistent contacts with their manifolds, and the contact solver.
 //!
-//! `body.rs` holds definitions and validation; `joint.rs` and `joint_solver.rs` the joints; `contact.rs` the narrow phase that refreshes each
+//! `body.rs` holds definitions and validation; `joint/` the joints (one file per kind); `contact.rs` the narrow phase that refreshes each
 //! contact's manifolds with warm-start impulses; `solver.rs` the soft-step sequential-impulse solver
 //! over the shared constraint data of `constraint.rs`,
 //! which runs on coloured constraints (`graph.rs`) eight at a time in SIMD lanes (`wide.rs`), in
@@ -14,7 +14,6 @@ pub(crate) mod contact;
 pub(crate) mod contact_math;
 pub(crate) mod graph;
 pub(crate) mod joint;
-pub(crate) mod joint_solver;
 pub(crate) mod shape_def;
 #[allow(unsafe_code)] // shares body states among a stage's blocks: see `stages.rs`
 pub(crate) mod solver;

@@ -8,7 +8,7 @@
 //! repeat n times:
 //!     integrate velocities (gravity, forces, damping) over h
 //!     warm start: apply the accumulated impulses (joints, then contacts)
-//!     solve  (with bias): joints (`joint_solver.rs`), then soft non-penetration + Coulomb
+//!     solve  (with bias): joints (`joint/`), then soft non-penetration + Coulomb
 //!            friction, accumulated-impulse clamping
 //!     integrate positions over h
 //!     relax  (no bias): remove the velocity the soft bias added (joints, then contacts)
@@ -30,7 +30,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint_solver::JointConstraint;
+use crate::dynamics::joint::JointConstraint;
 use crate::dynamics::stages::{self, SharedSlice, Stage};
 use crate::dynamics::wide::{Bundle, Lanes, Scalar, Wide, LANES};
 use crate::math::Vec2;
@@ -296,7 +296,7 @@ impl SoftStepSolver {
                 }
                 Op::WarmStartJoints => {
                     let states = states.all_mut();
-                    joints.all().iter().for_each(|j| j.warm_start(states));
+                    joints.all().iter().for_each(|j| j.warm_start(states, h));
                 }
                 Op::SolveJoints | Op::RelaxJoints => {
                     let states = states.all_mut();

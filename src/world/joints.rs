@@ -6,12 +6,7 @@
 
 use super::contact_set::PairMap;
 use super::World;
-use crate::constants::{MAX_FORCE, MAX_LENGTH};
-use crate::dynamics::joint::{
-    axis, check_common, finite, finite_vec, non_negative, ordered, JointCommon, JointDef,
-    JointError, JointId,
-};
-use crate::dynamics::joint_solver::{Joint, JointImpulses, JointKind};
+use crate::dynamics::joint::{finite, finite_vec, Ends, Joint, JointDef, JointError, JointId};
 use crate::dynamics::{Body, BodyId, BodyKind};
 use crate::math::{Real, Vec2};
 
@@ -207,13 +202,14 @@ impl JointSet {
 /// One stored joint's checks (see [`JointSet::check_restored`]).
 #[cfg(feature = "serde")]
 fn check_stored_joint(j: &Joint, bodies: &super::body_set::BodySet) -> Result<(), String> {
+    use crate::dynamics::joint::check_common;
     let live = |key: u32| {
         bodies
             .live(key)
             .ok_or(format!("body {key} is not in the world"))
     };
     let b = live(j.body_b)?;
-    let mouse = matches!(j.kind, JointKind::Mouse { .. });
+    let mouse = j.kind.target().is_some();
     match j.body_a {
         None if mouse => {}
         Some(a) if !mouse && a != j.body_b => {
@@ -223,83 +219,9 @@ fn check_stored_joint(j: &Joint, bodies: &super::body_set::BodySet) -> Result<()
         }
         _ => return Err("its bodies are not two different ones (one for a mouse joint)".into()),
     }
-    let name = j.kind.name();
-    let text = |e: JointError| e.to_string();
-    check_common(name, &j.common).map_err(text)?;
-    let spring = |s: Option<(Real, Real)>| -> Result<(), JointError> {
-        if let Some((hertz, zeta)) = s {
-            non_negative(name, "hertz", hertz, MAX_FORCE)?;
-            non_negative(name, "damping_ratio", zeta, MAX_FORCE)?;
-        }
-        Ok(())
-    };
-    let motor = |m: Option<(Real, Real)>| match m {
-        Some((_, max)) => non_negative(name, "max motor force or torque", max, MAX_FORCE),
-        None => Ok(()),
-    };
-    let limit = |l: Option<(Real, Real)>| match l {
-        Some((lower, upper)) => ordered(name, "limits", lower, upper),
-        None => Ok(()),
-    };
-    let unit_axis = || {
-        if (j.local_axis.length() - 1.0).abs() > crate::constants::ROTATION_TOLERANCE {
-            return Err(JointError::OutOfRange {
-                joint: name,
-                field: "axis",
-                value: j.local_axis.length(),
-                expected: "a unit vector",
-            });
-        }
-        Ok(())
-    };
-    match j.kind {
-        JointKind::Revolute {
-            limit: l,
-            motor: m,
-            spring: s,
-        } => limit(l).and(motor(m)).and(spring(s)),
-        JointKind::Prismatic {
-            limit: l,
-            motor: m,
-            spring: s,
-        }
-        | JointKind::Wheel {
-            limit: l,
-            motor: m,
-            spring: s,
-        } => unit_axis().and(limit(l)).and(motor(m)).and(spring(s)),
-        JointKind::Distance {
-            length,
-            min,
-            max,
-            spring: s,
-        } => non_negative(name, "min_length", min, MAX_LENGTH)
-            .and(ordered(name, "min_length/length", min, length))
-            .and(ordered(name, "length/max_length", length, max))
-            .and(spring(s)),
-        JointKind::Weld { linear, angular } => spring(Some(linear)).and(spring(Some(angular))),
-        JointKind::Motor {
-            max_force,
-            max_torque,
-            correction,
-        } => non_negative(name, "max_force", max_force, MAX_FORCE)
-            .and(non_negative(name, "max_torque", max_torque, MAX_FORCE))
-            .and(non_negative(name, "correction_factor", correction, 1.0)),
-        JointKind::Mouse {
-            hertz,
-            damping_ratio,
-            max_force,
-            ..
-        } => non_negative(name, "hertz", hertz, MAX_FORCE)
-            .and(non_negative(
-                name,
-                "damping_ratio",
-                damping_ratio,
-                MAX_FORCE,
-            ))
-            .and(non_negative(name, "max_force", max_force, MAX_FORCE)),
-    }
-    .map_err(text)
+    check_common(j.kind.name(), &j.common)
+        .and_then(|()| j.kind.check(j.local_axis))
+        .map_err(|e| e.to_string())
 }
 
 /// What a joint did in the last step ([`World::joint_reaction`]).
@@ -309,11 +231,6 @@ pub struct JointReaction {
     pub force: Vec2,
     /// Torque on body B (N·m); A gets the opposite.
     pub torque: Real,
-}
-
-/// A body's angle (radians; its frame's, which is its centre-of-mass frame's).
-fn angle_of(b: &Body) -> Real {
-    b.pose.rotation.angle()
 }
 
 impl World {
@@ -392,10 +309,10 @@ impl World {
         let j = self.joints.get(id)?;
         let b = self.bodies.at(j.body_b);
         let pb = b.transform().transform_point(j.local_b);
-        let pa = match (j.body_a, j.kind) {
-            (_, JointKind::Mouse { target, .. }) => target,
-            (Some(a), _) => self.bodies.at(a).transform().transform_point(j.local_a),
-            (None, _) => j.local_a,
+        let pa = match (j.body_a, j.kind.target()) {
+            (_, Some(target)) => target,
+            (Some(a), None) => self.bodies.at(a).transform().transform_point(j.local_a),
+            (None, None) => j.local_a,
         };
         Some((pa, pb))
     }
@@ -407,13 +324,14 @@ impl World {
             .joints
             .get_mut(id)
             .ok_or(JointError::UnknownJoint(id))?;
-        match &mut j.kind {
-            JointKind::Mouse { target: t, .. } => {
+        let kind = j.kind.name();
+        match j.kind.target_mut() {
+            Some(t) => {
                 *t = target;
                 Ok(())
             }
-            other => Err(JointError::WrongKind {
-                kind: other.name(),
+            None => Err(JointError::WrongKind {
+                kind,
                 reason: "only a mouse joint has a target",
             }),
         }
@@ -428,20 +346,9 @@ impl World {
             .ok_or(JointError::UnknownJoint(id))?;
         let name = j.kind.name();
         finite(name, "motor_speed", speed)?;
-        match &mut j.kind {
-            JointKind::Revolute {
-                motor: Some((s, _)),
-                ..
-            }
-            | JointKind::Prismatic {
-                motor: Some((s, _)),
-                ..
-            }
-            | JointKind::Wheel {
-                motor: Some((s, _)),
-                ..
-            } => {
-                *s = speed;
+        match j.kind.motor_mut() {
+            Some(motor) => {
+                motor.speed = speed;
                 let (a, b) = (j.body_a, j.body_b);
                 for k in a.into_iter().chain([b]) {
                     self.bodies.at_mut(k).wake();
@@ -461,334 +368,29 @@ impl World {
         Ok((key, self.bodies.at(key)))
     }
 
-    /// Checks a definition and converts it (see `add_joint`).
+    /// Checks a definition and converts it (see `add_joint`): its bodies first (live, two
+    /// different ones and one of them dynamic; a mouse joint's one body dynamic), then the
+    /// definition itself (`dynamics/joint/`, each kind's `build`).
     fn build_joint(&self, def: JointDef) -> Result<Joint, JointError> {
-        // Two bodies, distinct, one of them moving.
-        type Keyed<'b> = (u32, &'b Body);
-        let pair = |a: BodyId, b: BodyId| -> Result<(Keyed<'_>, Keyed<'_>), JointError> {
-            if a == b {
-                return Err(JointError::SameBody(a));
-            }
-            let (ja, jb) = (self.joint_body(a)?, self.joint_body(b)?);
-            if ja.1.kind != BodyKind::Dynamic && jb.1.kind != BodyKind::Dynamic {
-                return Err(JointError::NoDynamicBody);
-            }
-            Ok((ja, jb))
-        };
-        let spring = |name, on: bool, hertz: Real, zeta: Real| -> Result<_, JointError> {
-            non_negative(name, "hertz", hertz, MAX_FORCE)?;
-            non_negative(name, "damping_ratio", zeta, MAX_FORCE)?;
-            Ok((on && hertz > 0.0).then_some((hertz, zeta)))
-        };
-        let motor = |name, on: bool, speed: Real, max: Real, field| -> Result<_, JointError> {
-            finite(name, "motor_speed", speed)?;
-            non_negative(name, field, max, MAX_FORCE)?;
-            Ok(on.then_some((speed, max)))
-        };
-        let limit = |name, on: bool, lower: Real, upper: Real, field| -> Result<_, JointError> {
-            ordered(name, field, lower, upper)?;
-            Ok(on.then_some((lower, upper)))
-        };
-        let reference = |name, r: Option<Real>, a: &Body, b: &Body| -> Result<Real, JointError> {
-            match r {
-                Some(r) => {
-                    finite(name, "reference_angle", r)?;
-                    Ok(r)
+        let ends = match def.bodies() {
+            (Some(a), b) => {
+                if a == b {
+                    return Err(JointError::SameBody(a));
                 }
-                None => Ok(angle_of(b) - angle_of(a)),
-            }
-        };
-        let local = |b: &Body, p: Vec2| b.transform().inv_transform_point(p);
-        let joint = |a: Option<u32>, b: u32, local_a, local_b, kind, common: JointCommon| Joint {
-            body_a: a,
-            body_b: b,
-            local_a,
-            local_b,
-            local_axis: Vec2::X,
-            reference_angle: 0.0,
-            kind,
-            common,
-            impulses: JointImpulses::default(),
-            force: Vec2::ZERO,
-            torque: 0.0,
-        };
-        Ok(match def {
-            JointDef::Revolute(d) => {
-                let name = "revolute";
-                let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
-                finite_vec(name, "anchor", d.anchor)?;
-                check_common(name, &d.common)?;
-                let kind = JointKind::Revolute {
-                    limit: limit(
-                        name,
-                        d.enable_limit,
-                        d.lower_angle,
-                        d.upper_angle,
-                        "angle limits",
-                    )?,
-                    motor: motor(
-                        name,
-                        d.enable_motor,
-                        d.motor_speed,
-                        d.max_motor_torque,
-                        "max_motor_torque",
-                    )?,
-                    spring: spring(name, d.enable_spring, d.hertz, d.damping_ratio)?,
-                };
-                Joint {
-                    reference_angle: reference(name, d.reference_angle, a, b)?,
-                    ..joint(
-                        Some(ka),
-                        kb,
-                        local(a, d.anchor),
-                        local(b, d.anchor),
-                        kind,
-                        d.common,
-                    )
-                }
-            }
-            JointDef::Prismatic(d) => {
-                let name = "prismatic";
-                let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
-                finite_vec(name, "anchor", d.anchor)?;
-                let ax = axis(name, d.axis)?;
-                check_common(name, &d.common)?;
-                let kind = JointKind::Prismatic {
-                    limit: limit(
-                        name,
-                        d.enable_limit,
-                        d.lower_translation,
-                        d.upper_translation,
-                        "translation limits",
-                    )?,
-                    motor: motor(
-                        name,
-                        d.enable_motor,
-                        d.motor_speed,
-                        d.max_motor_force,
-                        "max_motor_force",
-                    )?,
-                    spring: spring(name, d.enable_spring, d.hertz, d.damping_ratio)?,
-                };
-                Joint {
-                    reference_angle: reference(name, d.reference_angle, a, b)?,
-                    local_axis: a.transform().rotation.inv_rotate(ax),
-                    ..joint(
-                        Some(ka),
-                        kb,
-                        local(a, d.anchor),
-                        local(b, d.anchor),
-                        kind,
-                        d.common,
-                    )
-                }
-            }
-            JointDef::Distance(d) => {
-                let name = "distance";
-                let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
-                finite_vec(name, "anchor_a", d.anchor_a)?;
-                finite_vec(name, "anchor_b", d.anchor_b)?;
-                check_common(name, &d.common)?;
-                non_negative(name, "length", d.length, MAX_LENGTH)?;
-                non_negative(name, "min_length", d.min_length, MAX_LENGTH)?;
-                ordered(name, "min_length/max_length", d.min_length, d.max_length)?;
-                if d.length <= 0.0 && d.min_length >= d.max_length {
-                    return Err(JointError::OutOfRange {
-                        joint: name,
-                        field: "length",
-                        value: d.length,
-                        expected: "positive for a rod (min_length = max_length)",
-                    });
-                }
-                let kind = JointKind::Distance {
-                    length: d.length.clamp(d.min_length, d.max_length),
-                    min: d.min_length,
-                    max: d.max_length,
-                    spring: spring(name, d.enable_spring, d.hertz, d.damping_ratio)?,
-                };
-                joint(
-                    Some(ka),
-                    kb,
-                    local(a, d.anchor_a),
-                    local(b, d.anchor_b),
-                    kind,
-                    d.common,
-                )
-            }
-            JointDef::Weld(d) => {
-                let name = "weld";
-                let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
-                finite_vec(name, "anchor", d.anchor)?;
-                check_common(name, &d.common)?;
-                non_negative(name, "linear_hertz", d.linear_hertz, MAX_FORCE)?;
-                non_negative(
-                    name,
-                    "linear_damping_ratio",
-                    d.linear_damping_ratio,
-                    MAX_FORCE,
-                )?;
-                non_negative(name, "angular_hertz", d.angular_hertz, MAX_FORCE)?;
-                non_negative(
-                    name,
-                    "angular_damping_ratio",
-                    d.angular_damping_ratio,
-                    MAX_FORCE,
-                )?;
-                let kind = JointKind::Weld {
-                    linear: (d.linear_hertz, d.linear_damping_ratio),
-                    angular: (d.angular_hertz, d.angular_damping_ratio),
-                };
-                Joint {
-                    reference_angle: reference(name, d.reference_angle, a, b)?,
-                    ..joint(
-                        Some(ka),
-                        kb,
-                        local(a, d.anchor),
-                        local(b, d.anchor),
-                        kind,
-                        d.common,
-                    )
-                }
-            }
-            JointDef::Wheel(d) => {
-                let name = "wheel";
-                let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
-                finite_vec(name, "anchor", d.anchor)?;
-                let ax = axis(name, d.axis)?;
-                check_common(name, &d.common)?;
-                let kind = JointKind::Wheel {
-                    limit: limit(
-                        name,
-                        d.enable_limit,
-                        d.lower_translation,
-                        d.upper_translation,
-                        "translation limits",
-                    )?,
-                    motor: motor(
-                        name,
-                        d.enable_motor,
-                        d.motor_speed,
-                        d.max_motor_torque,
-                        "max_motor_torque",
-                    )?,
-                    spring: spring(name, d.enable_spring, d.hertz, d.damping_ratio)?,
-                };
-                Joint {
-                    local_axis: a.transform().rotation.inv_rotate(ax),
-                    ..joint(
-                        Some(ka),
-                        kb,
-                        local(a, d.anchor),
-                        local(b, d.anchor),
-                        kind,
-                        d.common,
-                    )
-                }
-            }
-            JointDef::Motor(d) => {
-                let name = "motor";
-                let ((ka, a), (kb, b)) = pair(d.body_a, d.body_b)?;
-                check_common(name, &d.common)?;
-                non_negative(name, "max_force", d.max_force, MAX_FORCE)?;
-                non_negative(name, "max_torque", d.max_torque, MAX_FORCE)?;
-                finite(name, "correction_factor", d.correction_factor)?;
-                if !(0.0..=1.0).contains(&d.correction_factor) {
-                    return Err(JointError::OutOfRange {
-                        joint: name,
-                        field: "correction_factor",
-                        value: d.correction_factor,
-                        expected: "within [0, 1]",
-                    });
-                }
-                let offset = match d.linear_offset {
-                    Some(o) => {
-                        finite_vec(name, "linear_offset", o)?;
-                        o
-                    }
-                    None => local(a, b.transform().translation),
-                };
-                let kind = JointKind::Motor {
-                    max_force: d.max_force,
-                    max_torque: d.max_torque,
-                    correction: d.correction_factor,
-                };
-                Joint {
-                    reference_angle: reference(name, d.angular_offset, a, b)?,
-                    ..joint(Some(ka), kb, offset, Vec2::ZERO, kind, d.common)
-                }
-            }
-            JointDef::Mouse(d) => {
-                let name = "mouse";
-                let (kb, b) = self.joint_body(d.body)?;
-                if b.kind != BodyKind::Dynamic {
+                let (ja, jb) = (self.joint_body(a)?, self.joint_body(b)?);
+                if ja.1.kind != BodyKind::Dynamic && jb.1.kind != BodyKind::Dynamic {
                     return Err(JointError::NoDynamicBody);
                 }
-                finite_vec(name, "anchor", d.anchor)?;
-                finite_vec(name, "target", d.target)?;
-                check_common(name, &d.common)?;
-                non_negative(name, "max_force", d.max_force, MAX_FORCE)?;
-                non_negative(name, "damping_ratio", d.damping_ratio, MAX_FORCE)?;
-                finite(name, "hertz", d.hertz)?;
-                if d.hertz <= 0.0 {
-                    return Err(JointError::OutOfRange {
-                        joint: name,
-                        field: "hertz",
-                        value: d.hertz,
-                        expected: "positive (Hz)",
-                    });
-                }
-                let kind = JointKind::Mouse {
-                    target: d.target,
-                    hertz: d.hertz,
-                    damping_ratio: d.damping_ratio,
-                    max_force: d.max_force,
-                };
-                let common = JointCommon {
-                    collide_connected: true,
-                    ..d.common
-                };
-                joint(None, kb, Vec2::ZERO, local(b, d.anchor), kind, common)
+                Ends { a: Some(ja), b: jb }
             }
-        })
-    }
-}
-
-/// The joint's frames for one step: anchors from the centres of mass (world orientation), the
-/// centres' offset and the relative angle minus the reference (see `joint_solver.rs`).
-pub(crate) fn step_frames(j: &Joint, a: Option<&Body>, b: &Body) -> (Vec2, Vec2, Vec2, Real, Vec2) {
-    let frame_of = |body: &Body, local: Vec2| body.pose.rotation.rotate(local - body.local_center);
-    let frame_b = frame_of(b, j.local_b);
-    match (a, j.kind) {
-        (_, JointKind::Mouse { target, .. }) => (
-            Vec2::ZERO,
-            frame_b,
-            b.pose.translation - target,
-            0.0,
-            Vec2::X,
-        ),
-        (Some(a), _) => {
-            let frame_a = frame_of(a, j.local_a);
-            let delta_center = b.pose.translation - a.pose.translation;
-            let delta_angle = wrap(angle_of(b) - angle_of(a) - j.reference_angle);
-            let axis = a.pose.rotation.rotate(j.local_axis);
-            let frame_b = if matches!(j.kind, JointKind::Motor { .. }) {
-                // B's origin from its centre of mass.
-                b.pose.rotation.rotate(-b.local_center)
-            } else {
-                frame_b
-            };
-            (frame_a, frame_b, delta_center, delta_angle, axis)
-        }
-        (None, _) => (Vec2::ZERO, frame_b, b.pose.translation, 0.0, Vec2::X),
-    }
-}
-
-/// An angle wrapped into (−π, π].
-fn wrap(a: Real) -> Real {
-    let t = a.rem_euclid(std::f64::consts::TAU);
-    if t > std::f64::consts::PI {
-        t - std::f64::consts::TAU
-    } else {
-        t
+            (None, b) => {
+                let jb = self.joint_body(b)?;
+                if jb.1.kind != BodyKind::Dynamic {
+                    return Err(JointError::NoDynamicBody);
+                }
+                Ends { a: None, b: jb }
+            }
+        };
+        def.build(&ends)
     }
 }

@@ -19,13 +19,12 @@ use super::contact_set::ContactSet;
 use super::events::JointEvent;
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, PreSolve, Verdicts};
-use super::joints::{step_frames, JointSet};
+use super::joints::JointSet;
 use super::WorldConfig;
 use crate::dynamics::constraint::{
     BodySim, BodyState, ConstraintPoint, ContactConstraint, Softness,
 };
-use crate::dynamics::contact_math::InverseMass;
-use crate::dynamics::joint_solver::{JointConstraint, JointKind};
+use crate::dynamics::joint::JointConstraint;
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
@@ -270,7 +269,7 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     }
 }
 
-/// One prepared constraint per joint (see `dynamics/joint_solver.rs`).
+/// One prepared constraint per joint (see `dynamics/joint/step.rs`).
 fn build_joints(
     config: &WorldConfig,
     joints: &JointSet,
@@ -288,46 +287,10 @@ fn build_joints(
     for (slot, j) in joints.iter() {
         let a = j.body_a.map(|k| bodies.at(k));
         let b = bodies.at(j.body_b);
-        let (frame_a, frame_b, delta_center, delta_angle, axis) = step_frames(j, a, b);
-        let spring_of = |s: Option<(Real, Real)>| {
-            s.map_or(Softness::default(), |(hz, zeta)| Softness::new(hz, zeta, h))
-        };
-        let (spring, second_spring) = match j.kind {
-            JointKind::Revolute { spring, .. }
-            | JointKind::Prismatic { spring, .. }
-            | JointKind::Distance { spring, .. }
-            | JointKind::Wheel { spring, .. } => (spring_of(spring), Softness::default()),
-            JointKind::Weld { linear, angular } => (
-                spring_of((linear.0 > 0.0).then_some(linear)),
-                spring_of((angular.0 > 0.0).then_some(angular)),
-            ),
-            JointKind::Mouse {
-                hertz,
-                damping_ratio,
-                ..
-            } => (Softness::new(hertz, damping_ratio, h), Softness::default()),
-            JointKind::Motor { .. } => (Softness::default(), Softness::default()),
-        };
         let state = |k: Option<u32>| k.map_or(0, |k| solver.state_of[k as usize] as usize);
-        let mass =
-            |body: Option<&crate::Body>| body.map_or(InverseMass::default(), |b| b.inverse_mass());
-        solver.joints.push(JointConstraint {
-            slot,
-            a: state(j.body_a),
-            b: state(Some(j.body_b)),
-            mass_a: mass(a),
-            mass_b: mass(Some(b)),
-            frame_a,
-            frame_b,
-            delta_center,
-            delta_angle,
-            axis,
-            kind: j.kind,
-            impulses: j.impulses,
-            soft,
-            spring,
-            second_spring,
-        });
+        let states = (state(j.body_a), state(Some(j.body_b)));
+        let c = JointConstraint::prepare(slot, j, (a, b), states, soft, h);
+        solver.joints.push(c);
     }
 }
 

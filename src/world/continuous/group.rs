@@ -397,11 +397,11 @@ impl ContinuousPass<'_> {
     /// springs, ropes, motor and mouse joints).
     fn group_joint(
         &self,
-        j: &crate::dynamics::joint_solver::Joint,
+        j: &crate::dynamics::joint::Joint,
         a: u32,
         t: Real,
     ) -> Option<GroupJoint> {
-        use crate::dynamics::joint_solver::JointKind as K;
+        use crate::dynamics::joint::RigidParts;
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(j.body_b));
         let (xa, xb) = (
             self.buf.segments[a as usize].pose_at(t),
@@ -411,22 +411,19 @@ impl ContinuousPass<'_> {
             x.rotation.rotate(local - body.local_center)
         };
         let (ra, rb) = (lever(&xa, ba, j.local_a), lever(&xb, bb, j.local_b));
-        let kind = match j.kind {
-            K::Revolute { .. } => GroupJointKind::Point { angular: false },
-            K::Weld { linear, angular } if linear.0 == 0.0 => GroupJointKind::Point {
-                angular: angular.0 == 0.0,
-            },
-            K::Distance { min, max, .. } if min == max => {
+        let kind = match j.kind.rigid_parts() {
+            RigidParts::Point { angular } => GroupJointKind::Point { angular },
+            RigidParts::Along => {
                 let d = (xb.translation + rb) - (xa.translation + ra);
                 GroupJointKind::Along {
                     n: d.normalize_or(Vec2::X),
                 }
             }
-            K::Prismatic { .. } | K::Wheel { .. } => GroupJointKind::Across {
+            RigidParts::Across { angular } => GroupJointKind::Across {
                 n: xa.rotation.rotate(j.local_axis),
-                angular: matches!(j.kind, K::Prismatic { .. }),
+                angular,
             },
-            _ => return None,
+            RigidParts::None => return None,
         };
         Some(GroupJoint {
             a,
