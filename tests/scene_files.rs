@@ -311,6 +311,19 @@ fn joints_load_by_name_or_index_and_their_errors_name_the_joint() {
     );
     let typo = with_joints.replace("\"anchor\"", "\"anchr\"");
     assert!(error_of(&typo).to_string().contains("anchr"));
+    // A motor or spring of the wrong kind of value: the example in the message has the fields
+    // the file format reads, so following it loads.
+    for (part, fixed) in [
+        ("\"motor\": 5", "\"motor\": {\"speed\": 1, \"max\": 10}"),
+        ("\"spring\": 5", "\"spring\": {\"hertz\": 2, \"damping_ratio\": 0.7}"),
+    ] {
+        let wrong = with_joints.replace("\"limit\": [-1, 1]", part);
+        let e = error_of(&wrong).to_string();
+        let example = &fixed[fixed.find('{').unwrap()..];
+        assert!(e.contains(example), "{e}");
+        let followed = with_joints.replace("\"limit\": [-1, 1]", fixed);
+        assert_eq!(SceneFile::load(&followed).expect("loads").world.joint_count(), 1);
+    }
 }
 
 #[test]
@@ -340,7 +353,7 @@ fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
 /// This is the scene as written, one trajectory of a chaotic scene. From nearby starts (dynamic
 /// bodies moved by under a millimetre, `examples/scene_spread.rs`) the blade's tip often comes
 /// down on the top face of a box lying on the floor, a jam with no free direction, and passes
-/// through the box (`docs/continuous.md`, "Pinned bodies"; `docs/benchmarks-history.md`, "The spinning
+/// through the box (`docs/continuous.md`, "Pinned bodies"; `docs/history/benchmarks.md`, "The spinning
 /// blade, measured as a spread"). Until 2026-11-26 this test held the written trajectory to twice
 /// the slop, which it met by chance of the trajectory; since bounces became exact the written
 /// start meets such a jam too (0.19 m at step 130), as 16 of the 20 nearby starts did before.
@@ -348,7 +361,7 @@ fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
 fn the_spinning_blade_holds_nothing_and_never_ends_a_step_inside_a_body() {
     use sweep2d::query::contact;
     /// The deepest a jammed body ended a step inside the blade over the 20 nearby starts of
-    /// `docs/benchmarks-history.md` (metres).
+    /// `docs/history/benchmarks.md` (metres).
     const JAMMED_BLADE_DEPTH: f64 = 0.381;
     let path = format!("{}/scenes/spinning_blade.json", env!("CARGO_MANIFEST_DIR"));
     let scene = SceneFile::read(&path).expect("a shipped scene");

@@ -32,9 +32,12 @@ use crate::world::{World, WorldConfig};
 use serde::{Deserialize, Serialize};
 
 mod demo;
+mod joints;
 mod messages;
 
 pub use demo::demo;
+use joints::find_body;
+pub use joints::{BodyRef, JointSpec, MotorSpec, SpringSpec};
 use messages::{at_path, body_error_field, describe, positional_struct, shape_error_field};
 
 /// Largest scene file read (bytes): 16 MiB.
@@ -104,160 +107,6 @@ where
         }
     }
     d.deserialize_seq(Capped::<T, CAP>(std::marker::PhantomData))
-}
-
-/// A body named in a joint: its index in `bodies`, or its name.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum BodyRef {
-    /// Index in `bodies` (0-based).
-    Index(usize),
-    /// The body's `name`.
-    Name(String),
-}
-
-/// A joint's motor: target speed (rad/s, or m/s for a prismatic joint) and the most torque (N·m)
-/// or force (N) it applies.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MotorSpec {
-    /// Target speed.
-    pub speed: Real,
-    /// Largest torque or force.
-    pub max: Real,
-}
-
-/// A joint's spring: frequency (Hz) and damping ratio.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SpringSpec {
-    /// Frequency (Hz, ≥ 0).
-    pub hertz: Real,
-    /// Damping ratio (≥ 0; default 0.7).
-    #[serde(default = "default_damping_ratio")]
-    pub damping_ratio: Real,
-}
-
-fn default_damping_ratio() -> Real {
-    0.7
-}
-
-/// One joint of a [`SceneFile`] (world frame at the start, SI units; see `docs/joints.md`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum JointSpec {
-    /// A pin at `anchor`; optional angle `limit` `[lower, upper]` (rad), `motor`, `spring`.
-    Revolute {
-        /// First body.
-        body_a: BodyRef,
-        /// Second body.
-        body_b: BodyRef,
-        /// The pin (m).
-        anchor: [Real; 2],
-        /// Angle limits (rad).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        limit: Option<[Real; 2]>,
-        /// Motor.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        motor: Option<MotorSpec>,
-        /// Rotational spring.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        spring: Option<SpringSpec>,
-        /// Whether the two bodies collide (default false).
-        #[serde(default)]
-        collide_connected: bool,
-    },
-    /// A slider along `axis` through `anchor`; optional translation `limit` (m), `motor`,
-    /// `spring`.
-    Prismatic {
-        /// First body.
-        body_a: BodyRef,
-        /// Second body.
-        body_b: BodyRef,
-        /// A point on the axis (m).
-        anchor: [Real; 2],
-        /// The axis direction.
-        axis: [Real; 2],
-        /// Translation limits (m).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        limit: Option<[Real; 2]>,
-        /// Motor.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        motor: Option<MotorSpec>,
-        /// Spring.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        spring: Option<SpringSpec>,
-        /// Whether the two bodies collide (default false).
-        #[serde(default)]
-        collide_connected: bool,
-    },
-    /// A rod, rope or spring between `anchor_a` and `anchor_b`.
-    Distance {
-        /// First body.
-        body_a: BodyRef,
-        /// Second body.
-        body_b: BodyRef,
-        /// Anchor on A (m).
-        anchor_a: [Real; 2],
-        /// Anchor on B (m).
-        anchor_b: [Real; 2],
-        /// Rest length (m; default the anchors' distance).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        length: Option<Real>,
-        /// Shortest distance (m; default `length`; 0 for a rope).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        min_length: Option<Real>,
-        /// Longest distance (m; default `length`).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        max_length: Option<Real>,
-        /// Spring toward `length`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        spring: Option<SpringSpec>,
-        /// Whether the two bodies collide (default false).
-        #[serde(default)]
-        collide_connected: bool,
-    },
-    /// A weld at `anchor`, rigid unless given springs.
-    Weld {
-        /// First body.
-        body_a: BodyRef,
-        /// Second body.
-        body_b: BodyRef,
-        /// The weld point (m).
-        anchor: [Real; 2],
-        /// Linear spring (default rigid).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        linear_spring: Option<SpringSpec>,
-        /// Angular spring (default rigid).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        angular_spring: Option<SpringSpec>,
-        /// Whether the two bodies collide (default false).
-        #[serde(default)]
-        collide_connected: bool,
-    },
-    /// A wheel (`body_b`) on a suspension along `axis` of the chassis (`body_a`).
-    Wheel {
-        /// The chassis.
-        body_a: BodyRef,
-        /// The wheel.
-        body_b: BodyRef,
-        /// The wheel's centre (m).
-        anchor: [Real; 2],
-        /// Suspension axis.
-        axis: [Real; 2],
-        /// Suspension spring (default 4 Hz, 0.7).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        spring: Option<SpringSpec>,
-        /// Travel limits (m).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        limit: Option<[Real; 2]>,
-        /// Motor (rad/s, N·m).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        motor: Option<MotorSpec>,
-        /// Whether the two bodies collide (default false).
-        #[serde(default)]
-        collide_connected: bool,
-    },
 }
 
 /// One body of a [`SceneFile`] (world frame, SI units).
@@ -729,7 +578,8 @@ impl SceneFile {
             by_name.entry(name.as_str()).or_insert(*id);
         }
         for (k, spec) in self.joints.iter().enumerate() {
-            let def = self.joint_def(k, spec, &bodies, &by_name)?;
+            let find = |which: &'static str, r: &BodyRef| find_body(k, which, r, &bodies, &by_name);
+            let def = spec.to_def(&find)?;
             world.add_joint(def).map_err(|e| SceneError::Field {
                 field: format!("joints[{k}]"),
                 reason: e.to_string(),
@@ -791,171 +641,6 @@ impl SceneFile {
             }
         }
         Ok(())
-    }
-
-    /// The joint definition of `spec` (joint `k`), its bodies looked up in `bodies`.
-    fn joint_def(
-        &self,
-        k: usize,
-        spec: &JointSpec,
-        bodies: &[(BodyId, String)],
-        by_name: &std::collections::HashMap<&str, BodyId>,
-    ) -> Result<crate::dynamics::JointDef, SceneError> {
-        use crate::dynamics::{
-            DistanceJointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
-        };
-        let find = |which: &str, r: &BodyRef| -> Result<BodyId, SceneError> {
-            let found = match r {
-                BodyRef::Index(i) => bodies.get(*i).map(|b| b.0),
-                BodyRef::Name(n) => by_name.get(n.as_str()).copied(),
-            };
-            found.ok_or_else(|| SceneError::Field {
-                field: format!("joints[{k}].{which}"),
-                reason: match r {
-                    BodyRef::Index(i) => format!(
-                        "there is no body {i} (the scene has {} bodies, numbered from 0)",
-                        bodies.len()
-                    ),
-                    BodyRef::Name(n) => format!("no body is named {}", shown_name(n)),
-                },
-                location: None,
-            })
-        };
-        let v = Vec2::from_array;
-        Ok(match spec {
-            JointSpec::Revolute {
-                body_a,
-                body_b,
-                anchor,
-                limit,
-                motor,
-                spring,
-                collide_connected,
-            } => {
-                let mut d = RevoluteJointDef::new(
-                    find("body_a", body_a)?,
-                    find("body_b", body_b)?,
-                    v(*anchor),
-                );
-                if let Some([lo, hi]) = limit {
-                    (d.enable_limit, d.lower_angle, d.upper_angle) = (true, *lo, *hi);
-                }
-                if let Some(m) = motor {
-                    (d.enable_motor, d.motor_speed, d.max_motor_torque) = (true, m.speed, m.max);
-                }
-                if let Some(sp) = spring {
-                    (d.enable_spring, d.hertz, d.damping_ratio) =
-                        (true, sp.hertz, sp.damping_ratio);
-                }
-                d.common.collide_connected = *collide_connected;
-                d.into()
-            }
-            JointSpec::Prismatic {
-                body_a,
-                body_b,
-                anchor,
-                axis,
-                limit,
-                motor,
-                spring,
-                collide_connected,
-            } => {
-                let mut d = PrismaticJointDef::new(
-                    find("body_a", body_a)?,
-                    find("body_b", body_b)?,
-                    v(*anchor),
-                    v(*axis),
-                );
-                if let Some([lo, hi]) = limit {
-                    (d.enable_limit, d.lower_translation, d.upper_translation) = (true, *lo, *hi);
-                }
-                if let Some(m) = motor {
-                    (d.enable_motor, d.motor_speed, d.max_motor_force) = (true, m.speed, m.max);
-                }
-                if let Some(sp) = spring {
-                    (d.enable_spring, d.hertz, d.damping_ratio) =
-                        (true, sp.hertz, sp.damping_ratio);
-                }
-                d.common.collide_connected = *collide_connected;
-                d.into()
-            }
-            JointSpec::Distance {
-                body_a,
-                body_b,
-                anchor_a,
-                anchor_b,
-                length,
-                min_length,
-                max_length,
-                spring,
-                collide_connected,
-            } => {
-                let mut d = DistanceJointDef::new(
-                    find("body_a", body_a)?,
-                    find("body_b", body_b)?,
-                    v(*anchor_a),
-                    v(*anchor_b),
-                );
-                if let Some(l) = length {
-                    (d.length, d.min_length, d.max_length) = (*l, *l, *l);
-                }
-                d.min_length = min_length.unwrap_or(d.min_length);
-                d.max_length = max_length.unwrap_or(d.max_length);
-                if let Some(sp) = spring {
-                    (d.enable_spring, d.hertz, d.damping_ratio) =
-                        (true, sp.hertz, sp.damping_ratio);
-                }
-                d.common.collide_connected = *collide_connected;
-                d.into()
-            }
-            JointSpec::Weld {
-                body_a,
-                body_b,
-                anchor,
-                linear_spring,
-                angular_spring,
-                collide_connected,
-            } => {
-                let mut d =
-                    WeldJointDef::new(find("body_a", body_a)?, find("body_b", body_b)?, v(*anchor));
-                if let Some(sp) = linear_spring {
-                    (d.linear_hertz, d.linear_damping_ratio) = (sp.hertz, sp.damping_ratio);
-                }
-                if let Some(sp) = angular_spring {
-                    (d.angular_hertz, d.angular_damping_ratio) = (sp.hertz, sp.damping_ratio);
-                }
-                d.common.collide_connected = *collide_connected;
-                d.into()
-            }
-            JointSpec::Wheel {
-                body_a,
-                body_b,
-                anchor,
-                axis,
-                spring,
-                limit,
-                motor,
-                collide_connected,
-            } => {
-                let mut d = WheelJointDef::new(
-                    find("body_a", body_a)?,
-                    find("body_b", body_b)?,
-                    v(*anchor),
-                    v(*axis),
-                );
-                if let Some(sp) = spring {
-                    (d.hertz, d.damping_ratio) = (sp.hertz, sp.damping_ratio);
-                }
-                if let Some([lo, hi]) = limit {
-                    (d.enable_limit, d.lower_translation, d.upper_translation) = (true, *lo, *hi);
-                }
-                if let Some(m) = motor {
-                    (d.enable_motor, d.motor_speed, d.max_motor_torque) = (true, m.speed, m.max);
-                }
-                d.common.collide_connected = *collide_connected;
-                d.into()
-            }
-        })
     }
 
     /// Reads and builds in one call.
