@@ -4,7 +4,7 @@
 //! kilobyte apart: the processor's own prefetchers, which follow a stream only within a page,
 //! lose it every few bodies, and each body's first read then waits on memory. A pass that knows
 //! which body comes next asks for it a few bodies ahead (`prefetch`). The hints change no
-//! result; they only move cache lines (see `docs/benchmarks-history.md`, "Dense scenes, eighth round").
+//! result; they only move cache lines (see `docs/history/benchmarks.md`, "Dense scenes, eighth round").
 
 /// Asks the processor to start loading the cache line holding `address` into its caches. A hint:
 /// it never faults, whatever the address, and has no effect on the program's state; a no-op off

@@ -137,7 +137,7 @@ impl SolidBox {
 /// of every body first (poses, velocities, the sizes the continuous pass uses, the box cache), then
 /// the collision shape, then what only edits and queries read: a pass over thousands of bodies then
 /// touches the first few cache lines of each instead of lines scattered over its kilobyte
-/// (falling mixed 16,000: see `docs/benchmarks-history.md`, "Dense scenes, seventh round").
+/// (falling mixed 16,000: see `docs/history/benchmarks.md`, "Dense scenes, seventh round").
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]

@@ -41,7 +41,7 @@ use crate::math::{Aabb, Real, Transform};
 // phase reads vertices without chasing a pointer, as Box2D's `b2Polygon` does. The tag is an
 // explicit first byte (`repr(C, u8)`): left to the compiler it hid in a niche of the polygon's
 // `box_frame`, 288 bytes in, so a box computation missed the cache twice, once on the tag and
-// once on the vertices (see `docs/benchmarks-history.md`, "Dense scenes, eighth round").
+// once on the vertices (see `docs/history/benchmarks.md`, "Dense scenes, eighth round").
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(

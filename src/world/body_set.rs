@@ -252,7 +252,7 @@ impl BodySet {
 /// the one it is at (see `crate::cache`). Bodies are about a kilobyte apart, so the processor's
 /// own prefetchers, which stop at page boundaries, lose the stream every four bodies; asking
 /// explicitly keeps a pass over thousands of bodies from waiting on memory for each (falling
-/// mixed 16,000: see `docs/benchmarks-history.md`, "Dense scenes, eighth round"). No reference is held:
+/// mixed 16,000: see `docs/history/benchmarks.md`, "Dense scenes, eighth round"). No reference is held:
 /// the pass may hold the bodies mutably.
 #[derive(Clone)]
 struct Ahead {
