@@ -16,7 +16,8 @@ use crate::dynamics::contact_math::MixingRule;
 use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
 use crate::query::{
-    for_each_piece_pair, gap_lower_bound, local_manifold, FeatureId, MAX_MANIFOLD_POINTS,
+    for_each_piece_pair, gap_lower_bound, local_manifold, FeatureId, LocalManifold,
+    MAX_MANIFOLD_POINTS,
 };
 
 /// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
@@ -333,42 +334,7 @@ impl PairContact {
                 {
                     return;
                 }
-                let (da, db) = (ba.piece_shape(ia), bb.piece_shape(ib));
-                let mut pm = PieceManifold {
-                    piece_a: ia as u16,
-                    piece_b: ib as u16,
-                    friction: mixing.friction.mix(da.friction, db.friction),
-                    restitution: mixing.restitution.mix(da.restitution, db.restitution),
-                    normal: xa.transform_vector(m.normal),
-                    ..Default::default()
-                };
-                let previous = old
-                    .iter()
-                    .find(|o| o.piece_a == pm.piece_a && o.piece_b == pm.piece_b);
-                for p in &m.points[..m.count] {
-                    if p.separation > margin {
-                        continue;
-                    }
-                    let world = xa.transform_point(p.point);
-                    let mut mp = ManifoldPoint {
-                        anchor_a: world - ba.pose.translation,
-                        anchor_b: world - bb.pose.translation,
-                        point: world,
-                        separation: p.separation,
-                        normal_impulse: 0.0,
-                        tangent_impulse: 0.0,
-                        id: p.id,
-                        base_separation: p.separation,
-                    };
-                    if let Some(prev) =
-                        previous.and_then(|o| o.points[..o.count].iter().find(|q| q.id == p.id))
-                    {
-                        mp.normal_impulse = prev.normal_impulse;
-                        mp.tangent_impulse = prev.tangent_impulse;
-                    }
-                    pm.points[pm.count] = mp;
-                    pm.count += 1;
-                }
+                let pm = piece_manifold((ba, ia), (bb, ib), xa, &m, mixing, old, margin);
                 if pm.count > 0 {
                     fresh.push(pm);
                 }
@@ -507,6 +473,58 @@ const FACE_TOLERANCE: Real = 0.005;
 /// Largest sine of the angle by which a neighbour may fall away from a segment's line and still
 /// count as flush with it.
 const FLUSH_TOLERANCE: Real = 1e-9;
+
+/// The manifold of piece `ia` of body `ba` and piece `ib` of body `bb` from the kernel's
+/// manifold `m` (in the frame of A's piece, placed at `xa`): its points within `margin` metres
+/// in the world, anchored at each body's centre of mass, their materials mixed by `mixing`, and
+/// the impulses of last step's points with the same feature ids (in `old`) carried over.
+#[inline]
+fn piece_manifold(
+    (ba, ia): (&Body, usize),
+    (bb, ib): (&Body, usize),
+    xa: &Transform,
+    m: &LocalManifold,
+    mixing: ContactMixing,
+    old: &[PieceManifold],
+    margin: Real,
+) -> PieceManifold {
+    let (da, db) = (ba.piece_shape(ia), bb.piece_shape(ib));
+    let mut pm = PieceManifold {
+        piece_a: ia as u16,
+        piece_b: ib as u16,
+        friction: mixing.friction.mix(da.friction, db.friction),
+        restitution: mixing.restitution.mix(da.restitution, db.restitution),
+        normal: xa.transform_vector(m.normal),
+        ..Default::default()
+    };
+    let previous = old
+        .iter()
+        .find(|o| o.piece_a == pm.piece_a && o.piece_b == pm.piece_b);
+    for p in &m.points[..m.count] {
+        if p.separation > margin {
+            continue;
+        }
+        let world = xa.transform_point(p.point);
+        let mut mp = ManifoldPoint {
+            anchor_a: world - ba.pose.translation,
+            anchor_b: world - bb.pose.translation,
+            point: world,
+            separation: p.separation,
+            normal_impulse: 0.0,
+            tangent_impulse: 0.0,
+            id: p.id,
+            base_separation: p.separation,
+        };
+        if let Some(prev) = previous.and_then(|o| o.points[..o.count].iter().find(|q| q.id == p.id))
+        {
+            mp.normal_impulse = prev.normal_impulse;
+            mp.tangent_impulse = prev.tangent_impulse;
+        }
+        pm.points[pm.count] = mp;
+        pm.count += 1;
+    }
+    pm
+}
 
 /// Whether a manifold on piece `piece` of `shape` (the convex piece `seg`, at world pose `x`), with
 /// unit normal `n` from the piece toward the other shape and world points `points`, is a *ghost*:

@@ -227,92 +227,28 @@ impl SoftStepSolver {
             use_bias,
             rigid: false,
         };
-        let (solve, relax) = (pass(true), pass(false));
-        let threshold = settings.restitution_threshold;
-        let (overflow, pinned) = (&self.colouring.overflow[..], settings.pinned);
-        let (order, members) = (&self.order[..], &self.members[..]);
-        let states = SharedSlice::new(states);
-        let sims = SharedSlice::new(sims);
-        let constraints = SharedSlice::new(constraints);
-        let bundles = SharedSlice::new(&mut bundles[..]);
-        let joints = SharedSlice::new(joints);
-        // SAFETY (every arm): the stages run one after the other; the blocks of one stage touch
-        // disjoint items (constraints, bundles, states by range), the bundles of one colour move
-        // disjoint bodies and read no body another moves (colouring), and a stage of the overflow
-        // or `hold_out` runs alone (one block). What a stage only reads, none of its blocks writes.
-        let run = |op: Op, items: Range<usize>| unsafe {
-            match op {
-                Op::Prepare => prepare(
-                    states.all(),
-                    constraints.slice_mut(items),
-                    soft,
-                    static_soft,
-                ),
-                Op::Pack => {
-                    for j in items {
-                        let (start, end) = members[j];
-                        bundles.get_mut(j as u32).pack(
-                            constraints.all(),
-                            &order[start as usize..end as usize],
-                            states.len(),
-                        );
-                    }
-                }
-                Op::IntegrateVelocities => {
-                    integrate_velocities(states.slice_mut(items.clone()), sims.slice_mut(items))
-                }
-                Op::IntegratePositions => {
-                    integrate_positions(states.slice_mut(items.clone()), sims.slice_mut(items), h)
-                }
-                Op::WarmStart => bundles
-                    .slice_mut(items)
-                    .iter()
-                    .for_each(|b| b.warm_start(&states)),
-                Op::Solve => bundles
-                    .slice_mut(items)
-                    .iter_mut()
-                    .for_each(|b| b.solve(&states, &solve)),
-                Op::Relax => bundles
-                    .slice_mut(items)
-                    .iter_mut()
-                    .for_each(|b| b.solve(&states, &relax)),
-                Op::Restitution => bundles
-                    .slice_mut(items)
-                    .iter_mut()
-                    .for_each(|b| b.restitution(&states, threshold)),
-                Op::Unpack => bundles
-                    .slice_mut(items)
-                    .iter()
-                    .for_each(|b| b.unpack(&constraints)),
-                Op::WarmStartOverflow => warm_start(states.all_mut(), constraints.all(), overflow),
-                Op::SolveOverflow => {
-                    solve_contacts(states.all_mut(), constraints.all_mut(), overflow, &solve)
-                }
-                Op::RelaxOverflow => {
-                    solve_contacts(states.all_mut(), constraints.all_mut(), overflow, &relax)
-                }
-                Op::RestitutionOverflow => {
-                    apply_restitution(states.all_mut(), constraints.all_mut(), overflow, threshold)
-                }
-                Op::WarmStartJoints => {
-                    let states = states.all_mut();
-                    joints.all().iter().for_each(|j| j.warm_start(states, h));
-                }
-                Op::SolveJoints | Op::RelaxJoints => {
-                    let states = states.all_mut();
-                    let use_bias = op == Op::SolveJoints;
-                    for j in joints.all_mut() {
-                        j.solve(states, use_bias, h);
-                    }
-                }
-                Op::HoldOutSolve => {
-                    hold_out(states.all_mut(), constraints.all_mut(), pinned, &solve)
-                }
-                Op::HoldOutRelax => {
-                    hold_out(states.all_mut(), constraints.all_mut(), pinned, &relax)
-                }
-            }
+        let data = StageData {
+            states: SharedSlice::new(states),
+            sims: SharedSlice::new(sims),
+            constraints: SharedSlice::new(constraints),
+            bundles: SharedSlice::new(&mut bundles[..]),
+            joints: SharedSlice::new(joints),
+            overflow: &self.colouring.overflow[..],
+            pinned: settings.pinned,
+            order: &self.order[..],
+            members: &self.members[..],
+            soft,
+            static_soft,
+            solve: pass(true),
+            relax: pass(false),
+            threshold: settings.restitution_threshold,
+            h,
         };
+        // SAFETY: the stages run one after the other; the blocks of one stage touch disjoint
+        // items (constraints, bundles, states by range), the bundles of one colour move disjoint
+        // bodies and read no body another moves (colouring), and a stage of the overflow or
+        // `hold_out` runs alone (one block). What a stage only reads, none of its blocks writes.
+        let run = |op: Op, items: Range<usize>| unsafe { data.run(op, items) };
         stages::run_stages(&self.stages, threads, &run);
     }
 
@@ -616,6 +552,125 @@ fn apply_restitution(
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             apply(states, c, ra, rb, applied * n);
+        }
+    }
+}
+
+/// What the stages of one step share: the buffers they split among their blocks (through
+/// [`SharedSlice`]), the bundles' membership, and the step's coefficients (substep `h` in
+/// seconds, softness, the two passes, the restitution threshold in m/s).
+struct StageData<'a, L: Lanes> {
+    states: SharedSlice<'a, BodyState>,
+    sims: SharedSlice<'a, BodySim>,
+    constraints: SharedSlice<'a, ContactConstraint>,
+    bundles: SharedSlice<'a, Bundle<L>>,
+    joints: SharedSlice<'a, JointConstraint>,
+    overflow: &'a [u32],
+    pinned: &'a [usize],
+    order: &'a [u32],
+    members: &'a [(u32, u32)],
+    soft: Softness,
+    static_soft: Softness,
+    solve: Pass,
+    relax: Pass,
+    threshold: Real,
+    h: Real,
+}
+
+impl<L: Lanes> StageData<'_, L> {
+    /// Runs stage `op` on its items `items` (constraints, bundles or states, by stage).
+    ///
+    /// # Safety
+    /// As [`SharedSlice`]'s accessors: no other block of the same stage touches these items, and
+    /// what this stage reads, no block writes (see `solve_lanes`).
+    unsafe fn run(&self, op: Op, items: Range<usize>) {
+        let (states, constraints, bundles) = (&self.states, &self.constraints, &self.bundles);
+        let (overflow, pinned) = (self.overflow, self.pinned);
+        match op {
+            Op::Prepare => prepare(
+                states.all(),
+                constraints.slice_mut(items),
+                self.soft,
+                self.static_soft,
+            ),
+            Op::Pack => {
+                for j in items {
+                    let (start, end) = self.members[j];
+                    bundles.get_mut(j as u32).pack(
+                        constraints.all(),
+                        &self.order[start as usize..end as usize],
+                        states.len(),
+                    );
+                }
+            }
+            Op::IntegrateVelocities => {
+                integrate_velocities(states.slice_mut(items.clone()), self.sims.slice_mut(items))
+            }
+            Op::IntegratePositions => integrate_positions(
+                states.slice_mut(items.clone()),
+                self.sims.slice_mut(items),
+                self.h,
+            ),
+            Op::WarmStart => bundles
+                .slice_mut(items)
+                .iter()
+                .for_each(|b| b.warm_start(states)),
+            Op::Solve => bundles
+                .slice_mut(items)
+                .iter_mut()
+                .for_each(|b| b.solve(states, &self.solve)),
+            Op::Relax => bundles
+                .slice_mut(items)
+                .iter_mut()
+                .for_each(|b| b.solve(states, &self.relax)),
+            Op::Restitution => bundles
+                .slice_mut(items)
+                .iter_mut()
+                .for_each(|b| b.restitution(states, self.threshold)),
+            Op::Unpack => bundles
+                .slice_mut(items)
+                .iter()
+                .for_each(|b| b.unpack(constraints)),
+            Op::WarmStartOverflow => warm_start(states.all_mut(), constraints.all(), overflow),
+            Op::SolveOverflow => solve_contacts(
+                states.all_mut(),
+                constraints.all_mut(),
+                overflow,
+                &self.solve,
+            ),
+            Op::RelaxOverflow => solve_contacts(
+                states.all_mut(),
+                constraints.all_mut(),
+                overflow,
+                &self.relax,
+            ),
+            Op::RestitutionOverflow => apply_restitution(
+                states.all_mut(),
+                constraints.all_mut(),
+                overflow,
+                self.threshold,
+            ),
+            Op::WarmStartJoints => {
+                let states = states.all_mut();
+                let h = self.h;
+                self.joints
+                    .all()
+                    .iter()
+                    .for_each(|j| j.warm_start(states, h));
+            }
+            Op::SolveJoints | Op::RelaxJoints => {
+                let states = states.all_mut();
+                let use_bias = op == Op::SolveJoints;
+                for j in self.joints.all_mut() {
+                    j.solve(states, use_bias, self.h);
+                }
+            }
+            Op::HoldOutSolve => {
+                hold_out(states.all_mut(), constraints.all_mut(), pinned, &self.solve)
+            }
+            Op::HoldOutRelax => {
+                hold_out(states.all_mut(), constraints.all_mut(), pinned, &self.relax)
+            }
         }
     }
 }

@@ -50,7 +50,7 @@ use crate::constants::{MANIFOLD_TOLERANCE, REFERENCE_FACE_BIAS};
 use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::{Core, Shape};
-use contact::LocalManifold;
+pub(crate) use contact::LocalManifold;
 use manifold::{collide_cores, with_moved};
 
 /// Returns `true` if the world bounding boxes of the two placed shapes overlap (touching counts).
