@@ -315,14 +315,23 @@ fn joints_load_by_name_or_index_and_their_errors_name_the_joint() {
     // the file format reads, so following it loads.
     for (part, fixed) in [
         ("\"motor\": 5", "\"motor\": {\"speed\": 1, \"max\": 10}"),
-        ("\"spring\": 5", "\"spring\": {\"hertz\": 2, \"damping_ratio\": 0.7}"),
+        (
+            "\"spring\": 5",
+            "\"spring\": {\"hertz\": 2, \"damping_ratio\": 0.7}",
+        ),
     ] {
         let wrong = with_joints.replace("\"limit\": [-1, 1]", part);
         let e = error_of(&wrong).to_string();
         let example = &fixed[fixed.find('{').unwrap()..];
         assert!(e.contains(example), "{e}");
         let followed = with_joints.replace("\"limit\": [-1, 1]", fixed);
-        assert_eq!(SceneFile::load(&followed).expect("loads").world.joint_count(), 1);
+        assert_eq!(
+            SceneFile::load(&followed)
+                .expect("loads")
+                .world
+                .joint_count(),
+            1
+        );
     }
 }
 

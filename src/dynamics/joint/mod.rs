@@ -46,9 +46,7 @@ pub use revolute::RevoluteJointDef;
 pub use weld::WeldJointDef;
 pub use wheel::WheelJointDef;
 
-#[cfg(feature = "serde")]
-pub(crate) use error::check_common;
-pub(crate) use error::{finite, finite_vec};
+pub(crate) use error::{check_common, finite, finite_vec};
 pub(crate) use parts::Motor;
 pub(crate) use step::{two_body_frames, Frames, JointConstraint};
 
@@ -175,16 +173,48 @@ impl<'a> Ends<'a> {
         (a, self.b)
     }
 
+    /// A joint of both bodies at one world `anchor` (metres) with a reference angle (given, or
+    /// as the bodies are now): the anchor, the common settings, then the kind's settings
+    /// (`kind`) and the reference checked in that order. The revolute and weld joints.
+    fn pinned(
+        &self,
+        joint: &'static str,
+        (anchor, reference): (Vec2, Option<Real>),
+        common: &JointCommon,
+        kind: impl FnOnce() -> Result<JointKind, JointError>,
+    ) -> Result<Joint, JointError> {
+        let ((ka, a), (kb, b)) = self.two();
+        finite_vec(joint, "anchor", anchor)?;
+        check_common(joint, common)?;
+        let kind = kind()?;
+        Ok(Joint {
+            reference_angle: self.reference(joint, "reference_angle", reference)?,
+            ..Joint::new(
+                Some(ka),
+                kb,
+                (self.local(a, anchor), self.local(b, anchor)),
+                kind,
+                *common,
+            )
+        })
+    }
+
     /// A world point in `body`'s frame (metres).
     fn local(&self, body: &Body, p: Vec2) -> Vec2 {
         body.transform().inv_transform_point(p)
     }
 
-    /// The reference angle (radians): the one given, checked, or B's angle minus A's now.
-    fn reference(&self, joint: &'static str, given: Option<Real>) -> Result<Real, JointError> {
+    /// The reference angle (radians): the one given (in the definition's `field`), checked, or
+    /// B's angle minus A's now.
+    fn reference(
+        &self,
+        joint: &'static str,
+        field: &'static str,
+        given: Option<Real>,
+    ) -> Result<Real, JointError> {
         match given {
             Some(r) => {
-                finite(joint, "reference_angle", r)?;
+                finite(joint, field, r)?;
                 Ok(r)
             }
             None => {

@@ -81,7 +81,7 @@ impl MotorJointDef {
             correction: self.correction_factor,
         };
         Ok(Joint {
-            reference_angle: ends.reference(name, self.angular_offset)?,
+            reference_angle: ends.reference(name, "angular_offset", self.angular_offset)?,
             ..Joint::new(
                 Some(ka),
                 kb,

@@ -2,9 +2,9 @@
 //! relative angle locked, with an optional translation limit, motor and spring (Box2D v3's
 //! prismatic joint, soft step; `docs/joints.md`).
 //!
-//! The slider's solve is shared with the wheel joint (`wheel.rs`), which is the same line without
-//! the angular lock and with a motor that turns the wheel: [`warm_start_slider`],
-//! [`solve_slider`] and [`slider_reaction`] take which of the two they serve. Solve order in each
+//! The slider is shared with the wheel joint (`wheel.rs`), which is the same line without the
+//! angular lock and with a motor that turns the wheel: [`Slider`] serves both, told which by its
+//! parameter. Solve order in each
 //! pass: spring, motor, the two one-sided limits, the angular lock (prismatic only), then the
 //! line (the perpendicular).
 
@@ -101,22 +101,26 @@ impl PrismaticJointDef {
             (self.anchor, self.axis),
             &self.common,
             drive,
-            |d| JointKind::Prismatic(Prismatic(d)),
+            |d| JointKind::Prismatic(Slider(d)),
         )?;
         Ok(Joint {
-            reference_angle: ends.reference(name, self.reference_angle)?,
+            reference_angle: ends.reference(name, "reference_angle", self.reference_angle)?,
             ..joint
         })
     }
 }
 
-/// A prismatic joint's settings as the world keeps them.
+/// A slider's settings as the world keeps them: its drive. `WHEEL` tells a wheel joint (no
+/// angular lock; the motor turns the wheel) from a prismatic one.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Prismatic(pub Drive);
+pub(crate) struct Slider<const WHEEL: bool>(pub Drive);
 
-impl Rules for Prismatic {
-    const NAME: &'static str = "prismatic";
+/// A prismatic joint's settings.
+pub(crate) type Prismatic = Slider<false>;
+
+impl<const WHEEL: bool> Rules for Slider<WHEEL> {
+    const NAME: &'static str = if WHEEL { "wheel" } else { "prismatic" };
 
     fn check(&self, local_axis: Vec2) -> Result<(), JointError> {
         unit_axis(Self::NAME, local_axis)?;
@@ -128,19 +132,26 @@ impl Rules for Prismatic {
     }
 
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
-        warm_start_slider(s, i, v, false);
+        let (along, turn) = slider_impulses(i, WHEEL);
+        let p = along * s.axis + i.axial * left(s.axis);
+        v.apply(s.ma, s.mb, s.d + s.ra, s.rb, p);
+        v.apply_angular(s.ma, s.mb, turn);
     }
 
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
-        solve_slider(&self.0, s, i, v, false);
+        solve_slider(&self.0, s, i, v, WHEEL);
     }
 
     fn reaction(&self, s: &Substep, i: &JointImpulses) -> (Vec2, Real) {
-        slider_reaction(s, i, false)
+        let (along, turn) = slider_impulses(i, WHEEL);
+        (
+            (along * s.axis + i.axial * left(s.axis)) * s.inv_h,
+            turn * s.inv_h,
+        )
     }
 
     fn rigid_parts(&self) -> RigidParts {
-        RigidParts::Across { angular: true }
+        RigidParts::Across { angular: !WHEEL }
     }
 
     fn motor_mut(&mut self) -> Option<&mut Motor> {
@@ -186,31 +197,8 @@ fn slider_impulses(i: &JointImpulses, wheel: bool) -> (Real, Real) {
     (along, turn)
 }
 
-/// A slider's warm start (prismatic, or a wheel when `wheel`).
-pub(super) fn warm_start_slider(s: &Substep, i: &JointImpulses, v: &mut Pair, wheel: bool) {
-    let (along, turn) = slider_impulses(i, wheel);
-    let p = along * s.axis + i.axial * left(s.axis);
-    v.apply(s.ma, s.mb, s.d + s.ra, s.rb, p);
-    v.apply_angular(s.ma, s.mb, turn);
-}
-
-/// A slider's reaction on B (N, N·m; prismatic, or a wheel when `wheel`).
-pub(super) fn slider_reaction(s: &Substep, i: &JointImpulses, wheel: bool) -> (Vec2, Real) {
-    let (along, turn) = slider_impulses(i, wheel);
-    (
-        (along * s.axis + i.axial * left(s.axis)) * s.inv_h,
-        turn * s.inv_h,
-    )
-}
-
 /// One pass of a slider (prismatic, or a wheel when `wheel`; see the module notes).
-pub(super) fn solve_slider(
-    drive: &Drive,
-    s: &Substep,
-    i: &mut JointImpulses,
-    v: &mut Pair,
-    wheel: bool,
-) {
+fn solve_slider(drive: &Drive, s: &Substep, i: &mut JointImpulses, v: &mut Pair, wheel: bool) {
     let (ma, mb, rb, axis) = (s.ma, s.mb, s.rb, s.axis);
     let perp = left(axis);
     let arm_a = s.d + s.ra;

@@ -6,7 +6,7 @@
 use crate::dynamics::BodyId;
 use crate::math::{Real, Vec2};
 
-use super::error::{check_common, finite_vec, JointError};
+use super::error::JointError;
 use super::parts::{one_sided_angular, Drive, Limit, Motor, Pair, Spring, Substep};
 use super::{Ends, Joint, JointCommon, JointImpulses, JointKind, RigidParts, Rules};
 
@@ -71,35 +71,31 @@ impl RevoluteJointDef {
     /// Checks the definition and converts it for bodies `ends` (see `World::add_joint`).
     pub(crate) fn build(&self, ends: &Ends<'_>) -> Result<Joint, JointError> {
         let name = Revolute::NAME;
-        let ((ka, a), (kb, b)) = ends.two();
-        finite_vec(name, "anchor", self.anchor)?;
-        check_common(name, &self.common)?;
-        let drive = Drive::from_def(
+        let kind = || {
+            let drive = Drive::from_def(
+                name,
+                (
+                    "angle limits",
+                    self.enable_limit,
+                    self.lower_angle,
+                    self.upper_angle,
+                ),
+                (
+                    "max_motor_torque",
+                    self.enable_motor,
+                    self.motor_speed,
+                    self.max_motor_torque,
+                ),
+                (self.enable_spring, self.hertz, self.damping_ratio),
+            )?;
+            Ok(JointKind::Revolute(Revolute(drive)))
+        };
+        ends.pinned(
             name,
-            (
-                "angle limits",
-                self.enable_limit,
-                self.lower_angle,
-                self.upper_angle,
-            ),
-            (
-                "max_motor_torque",
-                self.enable_motor,
-                self.motor_speed,
-                self.max_motor_torque,
-            ),
-            (self.enable_spring, self.hertz, self.damping_ratio),
-        )?;
-        Ok(Joint {
-            reference_angle: ends.reference(name, self.reference_angle)?,
-            ..Joint::new(
-                Some(ka),
-                kb,
-                (ends.local(a, self.anchor), ends.local(b, self.anchor)),
-                JointKind::Revolute(Revolute(drive)),
-                self.common,
-            )
-        })
+            (self.anchor, self.reference_angle),
+            &self.common,
+            kind,
+        )
     }
 }
 

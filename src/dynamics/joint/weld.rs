@@ -7,7 +7,7 @@
 use crate::dynamics::BodyId;
 use crate::math::{Real, Vec2};
 
-use super::error::{check_common, finite_vec, JointError};
+use super::error::JointError;
 use super::parts::{point, rigid_vec, Pair, Spring, Substep};
 use super::{Ends, Joint, JointCommon, JointImpulses, JointKind, RigidParts, Rules};
 
@@ -54,33 +54,28 @@ impl WeldJointDef {
     /// Checks the definition and converts it for bodies `ends` (see `World::add_joint`).
     pub(crate) fn build(&self, ends: &Ends<'_>) -> Result<Joint, JointError> {
         let name = Weld::NAME;
-        let ((ka, a), (kb, b)) = ends.two();
-        finite_vec(name, "anchor", self.anchor)?;
-        check_common(name, &self.common)?;
-        let kind = Weld {
-            linear: Spring::checked(
-                name,
-                ("linear_hertz", "linear_damping_ratio"),
-                self.linear_hertz,
-                self.linear_damping_ratio,
-            )?,
-            angular: Spring::checked(
-                name,
-                ("angular_hertz", "angular_damping_ratio"),
-                self.angular_hertz,
-                self.angular_damping_ratio,
-            )?,
+        let kind = || {
+            Ok(JointKind::Weld(Weld {
+                linear: Spring::checked(
+                    name,
+                    ("linear_hertz", "linear_damping_ratio"),
+                    self.linear_hertz,
+                    self.linear_damping_ratio,
+                )?,
+                angular: Spring::checked(
+                    name,
+                    ("angular_hertz", "angular_damping_ratio"),
+                    self.angular_hertz,
+                    self.angular_damping_ratio,
+                )?,
+            }))
         };
-        Ok(Joint {
-            reference_angle: ends.reference(name, self.reference_angle)?,
-            ..Joint::new(
-                Some(ka),
-                kb,
-                (ends.local(a, self.anchor), ends.local(b, self.anchor)),
-                JointKind::Weld(kind),
-                self.common,
-            )
-        })
+        ends.pinned(
+            name,
+            (self.anchor, self.reference_angle),
+            &self.common,
+            kind,
+        )
     }
 }
 

@@ -1,15 +1,16 @@
 //! The wheel joint: B (the wheel) held on a line along an axis fixed in A (the chassis), sprung
 //! along it, free to turn or driven by a motor (Box2D v3's wheel joint, soft step;
 //! `docs/joints.md`). It is the prismatic joint's slider without the angular lock, its motor
-//! turning the wheel: the solve is `prismatic.rs`'s, told it serves a wheel.
+//! turning the wheel: its settings and solve are `prismatic.rs`'s [`Slider`], told it serves a
+//! wheel.
 
 use crate::dynamics::BodyId;
 use crate::math::{Real, Vec2};
 
-use super::error::{unit_axis, JointError};
-use super::parts::{Drive, Motor, Pair, Spring, Substep};
-use super::prismatic::{slider_joint, slider_reaction, solve_slider, warm_start_slider};
-use super::{Ends, Joint, JointCommon, JointImpulses, JointKind, RigidParts, Rules};
+use super::error::JointError;
+use super::parts::Drive;
+use super::prismatic::{slider_joint, Slider};
+use super::{Ends, Joint, JointCommon, JointKind, Rules};
 
 /// A wheel on a suspension: body B (the wheel) stays on a line along `axis` through `anchor` of
 /// body A (the chassis), sprung along it, turning freely or driven by a motor.
@@ -94,45 +95,10 @@ impl WheelJointDef {
             (self.anchor, self.axis),
             &self.common,
             drive,
-            |d| JointKind::Wheel(Wheel(d)),
+            |d| JointKind::Wheel(Slider(d)),
         )
     }
 }
 
-/// A wheel joint's settings as the world keeps them.
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Wheel(pub Drive);
-
-impl Rules for Wheel {
-    const NAME: &'static str = "wheel";
-
-    fn check(&self, local_axis: Vec2) -> Result<(), JointError> {
-        unit_axis(Self::NAME, local_axis)?;
-        self.0.check(Self::NAME)
-    }
-
-    fn springs(&self) -> [Option<Spring>; 2] {
-        [self.0.spring, None]
-    }
-
-    fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
-        warm_start_slider(s, i, v, true);
-    }
-
-    fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
-        solve_slider(&self.0, s, i, v, true);
-    }
-
-    fn reaction(&self, s: &Substep, i: &JointImpulses) -> (Vec2, Real) {
-        slider_reaction(s, i, true)
-    }
-
-    fn rigid_parts(&self) -> RigidParts {
-        RigidParts::Across { angular: false }
-    }
-
-    fn motor_mut(&mut self) -> Option<&mut Motor> {
-        self.0.motor.as_mut()
-    }
-}
+/// A wheel joint's settings as the world keeps them (the slider of `prismatic.rs`).
+pub(crate) type Wheel = Slider<true>;
