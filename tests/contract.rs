@@ -106,3 +106,23 @@ fn game_parts_contract() -> Result<(), Box<dyn std::error::Error>> {
     assert!((d.distance - 1.0).abs() < 1e-12);
     Ok(())
 }
+
+#[test]
+fn gameplay_contract() -> Result<(), Box<dyn std::error::Error>> {
+    use sweep2d::{BodyDef, BodyError, BodyId, World, WorldConfig};
+    let mut world = World::new(WorldConfig::default());
+    let player: BodyId = world.add_body(BodyDef {
+        fixed_rotation: true,
+        ..BodyDef::default()
+    })?;
+    let set: Result<(), BodyError> = world.set_fixed_rotation(player, false);
+    set?;
+    assert!(!world
+        .body(player)
+        .map(|b| b.fixed_rotation())
+        .unwrap_or(true));
+    world.set_fixed_rotation(player, true)?;
+    world.step();
+    assert_eq!(world.body(player).map(|b| b.angular_velocity()), Some(0.0));
+    Ok(())
+}

@@ -54,6 +54,12 @@ pub struct BodyDef {
     /// Whether the body may fall asleep when it and its island rest (see
     /// [`WorldConfig::sleep`](crate::WorldConfig::sleep)). Default true.
     pub allow_sleep: bool,
+    /// Whether the body's rotation is locked: it never turns, whatever hits it, pulls on it or
+    /// twists it (its inverse rotational inertia is zero in the solver and the continuous pass),
+    /// and its angular velocity stays 0 (`angular_velocity` must then be 0). A player body, a
+    /// crate that must stay upright. Default false. Change it with
+    /// [`World::set_fixed_rotation`](crate::World::set_fixed_rotation).
+    pub fixed_rotation: bool,
     /// A number of the caller's (an entity id, say), returned untouched.
     pub user_tag: Option<u64>,
     /// A name for reports, plots and error messages.
@@ -77,6 +83,7 @@ impl Default for BodyDef {
             angular_damping: 0.0,
             gravity_scale: 1.0,
             allow_sleep: true,
+            fixed_rotation: false,
             user_tag: None,
             name: None,
         }
@@ -174,6 +181,8 @@ pub struct Body {
     pub(crate) sleep_time: Real,
     /// Whether it may sleep.
     pub(crate) allow_sleep: bool,
+    /// Whether its rotation is locked (`inv_inertia` is then 0, and its angular velocity 0).
+    pub(crate) fixed_rotation: bool,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -412,11 +421,7 @@ impl Body {
         self.mass = a.mass;
         self.inv_mass = if a.mass > 0.0 { 1.0 / a.mass } else { 0.0 };
         self.inertia = a.inertia;
-        self.inv_inertia = if a.inertia > 0.0 {
-            1.0 / a.inertia
-        } else {
-            0.0
-        };
+        self.inv_inertia = inverse_inertia(a.inertia, self.fixed_rotation);
         self.reach = a.com_shape.bounding_radius();
         (self.anchor, self.extent) = deepest_anchor(&a.com_shape);
         self.com_shape = a.com_shape;
@@ -514,13 +519,19 @@ impl Body {
                 ));
             }
         }
+        if self.fixed_rotation && self.angular_velocity != 0.0 {
+            return Err(format!(
+                "an angular velocity of {} rad/s on a body whose rotation is locked",
+                self.angular_velocity
+            ));
+        }
         let a = assemble(self.kind, &self.shapes, b).map_err(text)?;
         let (anchor, extent) = deepest_anchor(&a.com_shape);
         let inverse = |m: Real| if m > 0.0 { 1.0 / m } else { 0.0 };
         let own = a.mass == self.mass
             && a.inertia == self.inertia
             && inverse(a.mass) == self.inv_mass
-            && inverse(a.inertia) == self.inv_inertia
+            && inverse_inertia(a.inertia, self.fixed_rotation) == self.inv_inertia
             && a.local_center == self.local_center
             && a.com_shape == self.com_shape
             && a.piece_owner == self.piece_owner
@@ -588,6 +599,12 @@ impl Body {
             linear: self.inv_mass,
             angular: self.inv_inertia,
         }
+    }
+
+    /// Whether the body's rotation is locked (see [`BodyDef::fixed_rotation`]).
+    #[must_use]
+    pub fn fixed_rotation(&self) -> bool {
+        self.fixed_rotation
     }
 
     /// Whether the body is awake (simulated). Static bodies are always "awake"; a dynamic body
@@ -735,6 +752,30 @@ impl Body {
     }
 }
 
+/// The inverse rotational inertia (1/(kg·m²)) of a body of inertia `inertia` (kg·m²): zero when
+/// it has none or its rotation is locked (`fixed`).
+pub(crate) fn inverse_inertia(inertia: Real, fixed: bool) -> Real {
+    if inertia > 0.0 && !fixed {
+        1.0 / inertia
+    } else {
+        0.0
+    }
+}
+
+/// Checks an angular velocity (rad/s) given to body `body` whose rotation is locked: it must be 0.
+pub(crate) fn check_locked_spin(body: &str, angular_velocity: Real) -> Result<(), BodyError> {
+    if angular_velocity != 0.0 {
+        return Err(BodyError::OutOfRange {
+            body: body.to_string(),
+            field: "angular_velocity",
+            value: angular_velocity,
+            expected: "0 for a body with fixed rotation (unlock it with \
+                       World::set_fixed_rotation first)",
+        });
+    }
+    Ok(())
+}
+
 /// Checks a definition and builds the body; `label` names it in errors.
 pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     let body = def
@@ -753,6 +794,9 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     }
     check_position(b, "transform.translation", def.transform.translation)?;
     check_speeds(b, def.linear_velocity, def.angular_velocity)?;
+    if def.fixed_rotation {
+        check_locked_spin(b, def.angular_velocity)?;
+    }
     within(
         b,
         "gravity_scale",
@@ -830,11 +874,8 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         mass: a.mass,
         inv_mass: if a.mass > 0.0 { 1.0 / a.mass } else { 0.0 },
         inertia: a.inertia,
-        inv_inertia: if a.inertia > 0.0 {
-            1.0 / a.inertia
-        } else {
-            0.0
-        },
+        inv_inertia: inverse_inertia(a.inertia, def.fixed_rotation),
+        fixed_rotation: def.fixed_rotation,
         linear_damping: def.linear_damping,
         angular_damping: def.angular_damping,
         gravity_scale: def.gravity_scale,

@@ -47,7 +47,7 @@ pub use snapshot::SnapshotError;
 
 use crate::broadphase::{BroadPhase, ProxyType};
 use crate::constants::MAX_FORCE;
-use crate::dynamics::body::build_body;
+use crate::dynamics::body::{build_body, check_locked_spin, inverse_inertia};
 use crate::dynamics::body_input::{
     check_finite, check_position, check_speeds, check_transform, check_vector, within,
 };
@@ -226,9 +226,27 @@ impl World {
     }
 
     /// Removes a body; its id (and any copy of it) is rejected from now on. Its contacts are
-    /// dropped (no contact-end event is reported for them), and so are its joints.
+    /// dropped (no contact-end event is reported for them), and so are its joints. The bodies it
+    /// touched or was jointed to wake (a pile whose support is removed falls).
     pub fn remove_body(&mut self, id: BodyId) -> Result<Body, BodyError> {
         let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
+        let touching: Vec<u32> = self
+            .contacts
+            .as_slice()
+            .iter()
+            .filter(|c| c.touching && (c.a == key || c.b == key))
+            .map(|c| if c.a == key { c.b } else { c.a })
+            .chain(self.joints.iter().filter_map(|(_, j)| {
+                if j.body_b == key {
+                    j.body_a
+                } else {
+                    (j.body_a == Some(key)).then_some(j.body_b)
+                }
+            }))
+            .collect();
+        for k in touching {
+            self.bodies.at_mut(k).wake();
+        }
         let (body, proxy) = self.bodies.remove(id).ok_or(BodyError::UnknownBody(id))?;
         self.broad_phase.destroy_proxy(proxy);
         self.contacts.remove_involving(key);
@@ -310,6 +328,9 @@ impl World {
         check_vector(&label, "linear velocity", linear)?;
         check_finite(&label, "angular velocity", angular)?;
         check_speeds(&label, linear, angular)?;
+        if body.fixed_rotation {
+            check_locked_spin(&label, angular)?;
+        }
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -319,6 +340,21 @@ impl World {
         }
         body.linear_velocity = linear;
         body.angular_velocity = angular;
+        body.wake();
+        Ok(())
+    }
+
+    /// Locks (`true`) or unlocks a body's rotation (see [`BodyDef::fixed_rotation`]). Locking
+    /// stops its spin at once (angular velocity 0); unlocking gives it back its rotational
+    /// inertia from its shapes. Wakes the body.
+    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), BodyError> {
+        let (body, _) = self.body_mut(id)?;
+        body.fixed_rotation = fixed;
+        body.inv_inertia = inverse_inertia(body.inertia, fixed);
+        if fixed && body.kind != BodyKind::Static {
+            body.angular_velocity = 0.0;
+            body.torque = 0.0;
+        }
         body.wake();
         Ok(())
     }
@@ -405,7 +441,6 @@ impl World {
     ) -> Result<&mut Body, BodyError> {
         let (body, label) = self.body_mut(id)?;
         check(&label)?;
-        body.wake();
         if body.kind != BodyKind::Dynamic {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -413,6 +448,7 @@ impl World {
                 reason: "only dynamic bodies respond to forces and impulses",
             });
         }
+        body.wake();
         Ok(body)
     }
 

@@ -31,6 +31,7 @@ pub fn demo() -> SceneFile {
         shape: Shape::try_from(s).expect("the demo's shapes are valid"),
         filter: Filter::DEFAULT,
         sensor: false,
+        fixed_rotation: false,
         shapes: Vec::new(),
     };
     let bodies = vec![

@@ -146,6 +146,10 @@ pub struct BodySpec {
     /// The first shape is a sensor (default false).
     #[serde(default, skip_serializing_if = "is_false")]
     pub sensor: bool,
+    /// The body's rotation is locked: it never turns (default false; `angular_velocity` must
+    /// then be 0).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fixed_rotation: bool,
     /// More shapes of the body, each placed in the body frame (default none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<ShapeDefSpec>,
@@ -534,6 +538,7 @@ impl SceneFile {
                 friction: spec.friction,
                 filter: spec.filter,
                 sensor: spec.sensor,
+                fixed_rotation: spec.fixed_rotation,
                 name: Some(name.clone()),
                 ..BodyDef::default()
             };

@@ -1,0 +1,352 @@
+//! Body controls against hand-computed cases: the rotation lock (`BodyDef::fixed_rotation`,
+//! `World::set_fixed_rotation`).
+
+use sweep2d::{
+    BodyDef, BodyError, BodyId, BodyKind, DistanceJointDef, RevoluteJointDef, Shape, Transform,
+    Vec2, World, WorldConfig,
+};
+
+fn v(x: f64, y: f64) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn no_gravity() -> World {
+    World::new(WorldConfig {
+        gravity: Vec2::ZERO,
+        ..WorldConfig::default()
+    })
+}
+
+/// A frictionless unit box (1 kg, 1 m × 1 m) at the origin, its rotation locked or not.
+fn target(w: &mut World, locked: bool, restitution: f64) -> BodyId {
+    w.add_body(BodyDef {
+        shape: Shape::rectangle(0.5, 0.5).unwrap(),
+        friction: 0.0,
+        restitution,
+        fixed_rotation: locked,
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
+/// A frictionless disc of radius 0.1 m and mass `mass` (kg) at `(-3, y)` moving at `speed` (m/s)
+/// along +x.
+fn striker(w: &mut World, y: f64, speed: f64, mass: f64, restitution: f64) -> BodyId {
+    let r: f64 = 0.1;
+    w.add_body(BodyDef {
+        shape: Shape::circle(r).unwrap(),
+        transform: Transform::new(v(-3.0, y), 0.0),
+        linear_velocity: v(speed, 0.0),
+        density: mass / (std::f64::consts::PI * r * r),
+        friction: 0.0,
+        restitution,
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
+/// A disc strikes the left face of a box whose rotation is locked, head on or off centre (up to
+/// 0.45 m from the box's centre line), at speeds from the solver's range (0.5 m/s, below the
+/// restitution threshold) to the continuous pass's (500 m/s, 8 m a step), with restitution 0,
+/// 0.5 and 1. The box never turns (its angle keeps every bit, its angular velocity stays 0), the
+/// pair's linear momentum is kept, and the velocities after the hit are those of a head-on
+/// collision of two particles, `v₁' = (m₁ − e·m₂)·v/(m₁ + m₂)`, `v₂' = (1 + e)·m₁·v/(m₁ + m₂)`
+/// (the normal passes through the disc's centre and nothing turns); below the restitution
+/// threshold `e` is 0. The same hit off centre turns a box that is not locked.
+#[test]
+fn a_locked_box_struck_off_centre_moves_as_a_particle_and_never_turns() {
+    let (m1, m2) = (0.25, 1.0);
+    let threshold = WorldConfig::default().restitution_threshold;
+    for speed in [0.5, 2.0, 7.5, 30.0, 120.0, 500.0] {
+        for offset in [0.0, 0.2, 0.45] {
+            for e in [0.0, 0.5, 1.0] {
+                let mut w = no_gravity();
+                let boxed = target(&mut w, true, e);
+                let disc = striker(&mut w, offset, speed, m1, e);
+                let angle = w.body(boxed).unwrap().transform().rotation;
+                let momentum = m1 * speed;
+                // Long enough for the slowest disc to reach the box (2.4 m away) and part.
+                let steps = (60.0 * 3.5 / speed).ceil() as usize + 30;
+                for _ in 0..steps {
+                    w.step();
+                    let b = w.body(boxed).unwrap();
+                    assert_eq!(
+                        b.transform().rotation,
+                        angle,
+                        "{speed} m/s, {offset} m, e {e}"
+                    );
+                    assert_eq!(b.angular_velocity(), 0.0);
+                }
+                let (b, d) = (w.body(boxed).unwrap(), w.body(disc).unwrap());
+                let total = b.mass() * b.linear_velocity() + d.mass() * d.linear_velocity();
+                let case = format!("{speed} m/s, {offset} m off centre, e {e}");
+                assert!(
+                    (total - v(momentum, 0.0)).length() <= 1e-9 * momentum,
+                    "{case}: momentum {total:?}, was {momentum}"
+                );
+                let e_eff = if speed > threshold { e } else { 0.0 };
+                let v1 = (m1 - e_eff * m2) * speed / (m1 + m2);
+                let v2 = (1.0 + e_eff) * m1 * speed / (m1 + m2);
+                // Exact from the continuous pass's impact; the solver's soft contact (slow hits)
+                // to a part in a thousand.
+                let tolerance = if speed >= 30.0 { 1e-9 } else { 1e-3 };
+                for (got, want, who) in [
+                    (d.linear_velocity(), v1, "disc"),
+                    (b.linear_velocity(), v2, "box"),
+                ] {
+                    assert!(
+                        (got.x - want).abs() <= tolerance * speed
+                            && got.y.abs() <= tolerance * speed,
+                        "{case}: {who} at {got:?}, expected ({want}, 0)"
+                    );
+                }
+            }
+        }
+    }
+    // The control: the same off-centre hit turns a box that is not locked.
+    let mut w = no_gravity();
+    let boxed = target(&mut w, false, 0.5);
+    striker(&mut w, 0.45, 30.0, m1, 0.5);
+    for _ in 0..30 {
+        w.step();
+    }
+    assert!(w.body(boxed).unwrap().angular_velocity().abs() > 1.0);
+}
+
+/// Locking a spinning body stops its spin at once, and a torque then does nothing; unlocking
+/// gives it back its rotational inertia: a torque τ for one step turns it up to `τ·dt/I`
+/// (a 1 m × 1 m box of 1 kg: I = 1/6 kg·m²).
+#[test]
+fn locking_stops_the_spin_and_unlocking_gives_the_inertia_back() {
+    let mut w = no_gravity();
+    let b = w
+        .add_body(BodyDef {
+            angular_velocity: 3.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.step();
+    assert!(w.body(b).unwrap().angular_velocity() == 3.0);
+    w.set_fixed_rotation(b, true).unwrap();
+    assert!(w.body(b).unwrap().fixed_rotation());
+    assert_eq!(w.body(b).unwrap().angular_velocity(), 0.0);
+    let angle = w.body(b).unwrap().transform().rotation;
+    for _ in 0..10 {
+        w.apply_torque(b, 50.0).unwrap();
+        w.apply_impulse(b, v(0.0, 1.0), v(0.5, 0.0)).unwrap();
+        w.step();
+    }
+    let body = w.body(b).unwrap();
+    assert_eq!(body.transform().rotation, angle);
+    assert_eq!(body.angular_velocity(), 0.0);
+    // The off-centre impulses moved it as a particle: 10 × 1 N·s on 1 kg.
+    assert!((body.linear_velocity() - v(0.0, 10.0)).length() < 1e-12);
+    w.set_fixed_rotation(b, false).unwrap();
+    let (tau, dt) = (2.0, WorldConfig::default().dt);
+    w.apply_torque(b, tau).unwrap();
+    w.step();
+    let spun = w.body(b).unwrap().angular_velocity();
+    let expected = tau * dt * 6.0;
+    assert!(
+        (spun - expected).abs() < 1e-12,
+        "{spun} rad/s, expected {expected}"
+    );
+}
+
+/// A rod pendulum (a distance joint to the bob's centre) whose bob is locked swings without the
+/// bob turning; pinned by a revolute joint at the pivot instead, the same bob cannot swing at
+/// all (its pin would have to turn with it) and hangs where it is, as in Box2D.
+#[test]
+fn a_locked_pendulum_bob_swings_without_turning() {
+    let mut w = World::new(WorldConfig::default());
+    let pivot = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::circle(0.05).unwrap(),
+            transform: Transform::new(v(0.0, 5.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let bob = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(2.0, 5.0), 0.3),
+            fixed_rotation: true,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.add_joint(DistanceJointDef::new(pivot, bob, v(0.0, 5.0), v(2.0, 5.0)))
+        .unwrap();
+    let angle = w.body(bob).unwrap().transform().rotation;
+    let mut lowest: f64 = 5.0;
+    for _ in 0..120 {
+        w.step();
+        let body = w.body(bob).unwrap();
+        assert_eq!(body.transform().rotation, angle);
+        lowest = lowest.min(body.transform().translation.y);
+    }
+    // It swung down (the arm is 2 m long) and stayed on its arm.
+    assert!(lowest < 3.5, "lowest {lowest}");
+    let at = w.body(bob).unwrap().transform().translation;
+    assert!(((at - v(0.0, 5.0)).length() - 2.0).abs() < 0.02, "{at:?}");
+
+    let pinned = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(-2.0, 5.0), 0.3),
+            fixed_rotation: true,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.add_joint(RevoluteJointDef::new(pivot, pinned, v(0.0, 5.0)))
+        .unwrap();
+    for _ in 0..120 {
+        w.step();
+    }
+    let held = w.body(pinned).unwrap().transform();
+    assert!(
+        (held.translation - v(-2.0, 5.0)).length() < 0.05,
+        "{held:?}"
+    );
+    assert_eq!(held.rotation, Transform::new(Vec2::ZERO, 0.3).rotation);
+}
+
+/// Bad input is refused with the field named, and the world is left as it was.
+#[test]
+fn a_spin_given_to_a_locked_body_is_refused() {
+    let mut w = no_gravity();
+    let e = w
+        .add_body(BodyDef {
+            fixed_rotation: true,
+            angular_velocity: 1.0,
+            ..BodyDef::default()
+        })
+        .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            BodyError::OutOfRange {
+                field: "angular_velocity",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("fixed rotation"), "{e}");
+    assert_eq!(w.body_count(), 0);
+    let b = w
+        .add_body(BodyDef {
+            fixed_rotation: true,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let hash = w.state_hash();
+    assert!(w.set_velocity(b, v(1.0, 0.0), 2.0).is_err());
+    assert_eq!(w.state_hash(), hash);
+    w.set_velocity(b, v(1.0, 0.0), 0.0).unwrap();
+    w.remove_body(b).unwrap();
+    assert_eq!(
+        w.set_fixed_rotation(b, true),
+        Err(BodyError::UnknownBody(b))
+    );
+}
+
+/// A scene file's body may be locked, and a spin given to it is refused naming the body.
+#[cfg(feature = "serde")]
+#[test]
+fn scene_files_lock_rotation() {
+    use sweep2d::analysis::scene::SceneFile;
+    let text = |spin: f64| {
+        format!(
+            r#"{{"bodies": [{{"name": "player", "kind": "dynamic", "position": [0, 0],
+                "angular_velocity": {spin}, "fixed_rotation": true,
+                "shape": {{"type": "rectangle", "half_extents": [0.5, 1]}}}}]}}"#
+        )
+    };
+    let scene = SceneFile::load(&text(0.0)).unwrap();
+    let (_, body) = scene.world.bodies().next().unwrap();
+    assert!(body.fixed_rotation());
+    let e = SceneFile::load(&text(1.0)).unwrap_err().to_string();
+    assert!(
+        e.contains("player") && e.contains("angular_velocity") && e.contains("fixed rotation"),
+        "{e}"
+    );
+}
+
+/// A snapshot keeps the lock, and the restored world goes on as the original.
+#[cfg(feature = "serde")]
+#[test]
+fn snapshots_keep_the_lock() {
+    let mut w = World::new(WorldConfig::default());
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(5.0, 0.5).unwrap(),
+        transform: Transform::new(v(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap();
+    let b = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 2.0), 0.7),
+            fixed_rotation: true,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..20 {
+        w.step();
+    }
+    let mut restored = World::restore(&w.snapshot()).unwrap();
+    assert!(restored.body(b).unwrap().fixed_rotation());
+    for _ in 0..40 {
+        w.step();
+        restored.step();
+    }
+    assert_eq!(w.state_hash(), restored.state_hash());
+    assert_eq!(w.body(b).unwrap().transform().rotation.angle(), 0.7);
+}
+
+/// Removing the body a sleeping pile rests on wakes the pile, which then falls (it stayed asleep,
+/// floating where its support had been).
+#[test]
+fn removing_a_support_wakes_what_it_held() {
+    let mut w = World::new(WorldConfig::default());
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(10.0, 0.5).unwrap(),
+            transform: Transform::new(v(0.0, -0.5), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let shelf = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(2.0, 0.1).unwrap(),
+            transform: Transform::new(v(0.0, 3.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    // The shelf is held up by a weld to the ground (so the pile rests on a dynamic body).
+    w.add_joint(sweep2d::WeldJointDef::new(ground, shelf, v(0.0, 3.0)))
+        .unwrap();
+    let crate_ = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 3.6), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let mut steps = 0;
+    while w.body(crate_).unwrap().is_awake() {
+        w.step();
+        steps += 1;
+        assert!(steps < 600, "the crate never fell asleep");
+    }
+    let rest = w.body(crate_).unwrap().transform().translation.y;
+    w.remove_body(shelf).unwrap();
+    assert!(w.body(crate_).unwrap().is_awake());
+    for _ in 0..60 {
+        w.step();
+    }
+    let fallen = w.body(crate_).unwrap().transform().translation.y;
+    assert!(
+        fallen < rest - 2.0,
+        "the crate stayed at {fallen} (rested at {rest})"
+    );
+}
