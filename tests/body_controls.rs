@@ -350,3 +350,194 @@ fn removing_a_support_wakes_what_it_held() {
         "the crate stayed at {fallen} (rested at {rest})"
     );
 }
+
+/// A wall of boxes created asleep (Box2D's smash, scaled down: 10 × 20 boxes of 0.5 m, no
+/// gravity) stays exactly where it was put, at no cost, until a 40 m/s ram of 50 kg reaches it;
+/// then it wakes in the step the ram arrives and takes its share of the blow: the ram plows on
+/// (it is not stopped dead by a wall that stood still), and the world's linear momentum is kept.
+#[test]
+fn a_wall_created_asleep_wakes_when_the_ram_arrives_and_keeps_the_momentum() {
+    let mut w = no_gravity();
+    let mut wall = Vec::new();
+    for i in 0..10 {
+        for j in 0..20 {
+            wall.push(
+                w.add_body(BodyDef {
+                    shape: Shape::rectangle(0.25, 0.25).unwrap(),
+                    transform: Transform::new(v(5.0 + 0.5 * i as f64, 0.5 * j as f64 - 4.75), 0.0),
+                    awake: false,
+                    ..BodyDef::default()
+                })
+                .unwrap(),
+            );
+        }
+    }
+    let ram = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(1.0, 1.0).unwrap(),
+            transform: Transform::new(v(-10.0, 0.0), 0.0),
+            linear_velocity: v(40.0, 0.0),
+            density: 12.5,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let momentum = |w: &World| {
+        w.bodies()
+            .map(|(_, b)| b.mass() * b.linear_velocity())
+            .fold(Vec2::ZERO, |s, p| s + p)
+    };
+    let start = momentum(&w);
+    assert!((start.x - 50.0 * 40.0).abs() < 1e-9);
+    let placed: Vec<Transform> = wall
+        .iter()
+        .map(|&b| w.body(b).unwrap().transform())
+        .collect();
+    // The ram's front reaches the wall (x = 4.75) after (4.75 − (−9)) / 40 s = 20.6 steps.
+    for step in 0..20 {
+        w.step();
+        for (k, &b) in wall.iter().enumerate() {
+            let body = w.body(b).unwrap();
+            assert!(
+                !body.is_awake(),
+                "step {step}: box {k} woke before the ram arrived"
+            );
+            assert_eq!(body.transform(), placed[k]);
+        }
+    }
+    let mut woke_at = None;
+    for step in 20..80 {
+        w.step();
+        if woke_at.is_none() && w.body(wall[0]).unwrap().is_awake() {
+            woke_at = Some(step);
+        }
+        let p = momentum(&w);
+        assert!(
+            (p - start).length() <= 1e-9 * start.length(),
+            "step {step}: momentum {p:?}, was {start:?}"
+        );
+    }
+    assert!(woke_at.is_some(), "the wall never woke");
+    let ram_body = w.body(ram).unwrap();
+    assert!(
+        ram_body.linear_velocity().x > 5.0 && ram_body.transform().translation.x > 4.0,
+        "the ram stopped at the wall: {:?} at {:?}",
+        ram_body.linear_velocity(),
+        ram_body.transform().translation
+    );
+}
+
+/// A body that may not sleep, or that moves, cannot be created asleep; static bodies are awake
+/// whatever their definition says.
+#[test]
+fn a_body_created_asleep_must_be_allowed_to_sleep_and_at_rest() {
+    let mut w = no_gravity();
+    for def in [
+        BodyDef {
+            awake: false,
+            allow_sleep: false,
+            ..BodyDef::default()
+        },
+        BodyDef {
+            awake: false,
+            linear_velocity: v(1.0, 0.0),
+            ..BodyDef::default()
+        },
+        BodyDef {
+            awake: false,
+            angular_velocity: 0.5,
+            ..BodyDef::default()
+        },
+    ] {
+        let e = w.add_body(def).unwrap_err();
+        assert!(matches!(e, BodyError::Conflicting { .. }), "{e:?}");
+        assert!(e.to_string().contains("awake is false"), "{e}");
+    }
+    assert_eq!(w.body_count(), 0);
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            awake: false,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    assert!(w.body(ground).unwrap().is_awake());
+}
+
+/// Putting one box of a stack to sleep puts its whole island to sleep (the boxes it rests on and
+/// that rest on it, not the static ground), stopped; a blow to any of them wakes them all.
+/// Refused, changing nothing, for a static body and for an island with a body that may not sleep.
+#[test]
+fn put_to_sleep_sleeps_the_whole_island_and_a_blow_wakes_it() {
+    let mut w = World::new(WorldConfig::default());
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(10.0, 0.5).unwrap(),
+            transform: Transform::new(v(0.0, -0.5), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let stack: Vec<BodyId> = (0..3)
+        .map(|i| {
+            w.add_body(BodyDef {
+                transform: Transform::new(v(0.0, 0.5 + i as f64), 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap()
+        })
+        .collect();
+    let loner = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(5.0, 0.5), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..10 {
+        w.step();
+    }
+    assert!(stack.iter().all(|&b| w.body(b).unwrap().is_awake()));
+    w.put_to_sleep(stack[2]).unwrap();
+    for &b in &stack {
+        let body = w.body(b).unwrap();
+        assert!(!body.is_awake());
+        assert_eq!(body.linear_velocity(), Vec2::ZERO);
+    }
+    assert!(w.body(loner).unwrap().is_awake(), "another island slept");
+    let placed: Vec<Transform> = stack
+        .iter()
+        .map(|&b| w.body(b).unwrap().transform())
+        .collect();
+    for _ in 0..30 {
+        w.step();
+    }
+    for (k, &b) in stack.iter().enumerate() {
+        assert_eq!(w.body(b).unwrap().transform(), placed[k]);
+    }
+    w.apply_impulse(stack[0], v(0.5, 0.0), v(0.0, 0.5)).unwrap();
+    w.step();
+    w.step();
+    assert!(stack.iter().all(|&b| w.body(b).unwrap().is_awake()));
+
+    let hash = w.state_hash();
+    assert!(matches!(
+        w.put_to_sleep(ground),
+        Err(BodyError::WrongKind { .. })
+    ));
+    assert_eq!(w.state_hash(), hash);
+    let restless = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 3.5), 0.0),
+            allow_sleep: false,
+            name: Some("restless".into()),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        w.step();
+    }
+    let hash_before = w.state_hash();
+    let e = w.put_to_sleep(stack[0]).unwrap_err();
+    assert!(e.to_string().contains("restless"), "{e}");
+    assert_eq!(w.state_hash(), hash_before);
+    assert!(w.body(restless).unwrap().is_awake());
+}

@@ -60,6 +60,13 @@ pub struct BodyDef {
     /// crate that must stay upright. Default false. Change it with
     /// [`World::set_fixed_rotation`](crate::World::set_fixed_rotation).
     pub fixed_rotation: bool,
+    /// Whether a dynamic body starts awake. Default true. A body created asleep (a wall of
+    /// 9,600 boxes waiting for a ram, a level's crates) costs no solver or narrow-phase work
+    /// until something wakes it: a body that meets it, an impact from the continuous pass, or a
+    /// call; its island then wakes with it in that step and takes its share of the blow. It must
+    /// be at rest (zero velocity) and allowed to sleep. Static and kinematic bodies are always
+    /// awake.
+    pub awake: bool,
     /// A number of the caller's (an entity id, say), returned untouched.
     pub user_tag: Option<u64>,
     /// A name for reports, plots and error messages.
@@ -84,6 +91,7 @@ impl Default for BodyDef {
             gravity_scale: 1.0,
             allow_sleep: true,
             fixed_rotation: false,
+            awake: true,
             user_tag: None,
             name: None,
         }
@@ -797,6 +805,21 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     if def.fixed_rotation {
         check_locked_spin(b, def.angular_velocity)?;
     }
+    let asleep = !def.awake && def.kind == BodyKind::Dynamic;
+    if asleep && !def.allow_sleep {
+        return Err(BodyError::Conflicting {
+            body,
+            reason: "awake is false but allow_sleep is false too: a body that may not sleep \
+                     cannot start asleep (allow it to sleep, or create it awake)",
+        });
+    }
+    if asleep && (def.linear_velocity != Vec2::ZERO || def.angular_velocity != 0.0) {
+        return Err(BodyError::Conflicting {
+            body,
+            reason: "awake is false but the body is given a velocity: a body created asleep is \
+                     at rest (set its velocity when it wakes, or create it awake)",
+        });
+    }
     within(
         b,
         "gravity_scale",
@@ -860,7 +883,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         sensors: a.sensors,
         uniform_filter: a.uniform_filter,
         shape_version: 0,
-        awake: true,
+        awake: !asleep,
         sleep_time: 0.0,
         allow_sleep: def.allow_sleep,
         has_chain: a.has_chain,

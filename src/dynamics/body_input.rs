@@ -101,6 +101,14 @@ pub enum BodyError {
         /// Why the operation is refused.
         reason: &'static str,
     },
+    /// Two settings of the body contradict each other.
+    #[error("body {body}: {reason}")]
+    Conflicting {
+        /// The body's name or id.
+        body: String,
+        /// Which settings, and how to reconcile them.
+        reason: &'static str,
+    },
     /// The shape's mass properties could not be computed.
     #[error("shape of body {body}: {source}")]
     Shape {

@@ -367,6 +367,44 @@ impl World {
         Ok(())
     }
 
+    /// Puts a dynamic body's island to sleep at once: the body and every dynamic body it touches
+    /// or is jointed to, through others (`docs/simulation.md`, "Sleeping"). They stop (velocities
+    /// 0) and cost no solver or narrow-phase work until something wakes them (a body that meets
+    /// them, an impact, a call). Refused for a static or kinematic body and for an island with a
+    /// body that may not sleep (`BodyDef::allow_sleep` false), naming it; nothing changes then.
+    /// The call reports no event ([`StepEvents::fell_asleep`] lists the bodies a step put to
+    /// sleep).
+    pub fn put_to_sleep(&mut self, id: BodyId) -> Result<(), BodyError> {
+        let (body, label) = self.body_mut(id)?;
+        if body.kind != BodyKind::Dynamic {
+            return Err(BodyError::WrongKind {
+                body: label,
+                kind: body.kind,
+                reason:
+                    "only dynamic bodies sleep (static and kinematic bodies cost nothing at rest)",
+            });
+        }
+        let key = id.index;
+        let island = sleep::island_of(&self.bodies, &self.contacts, &self.joints, key);
+        if let Some(&k) = island.iter().find(|&&k| !self.bodies.at(k).allow_sleep) {
+            let other = body_label(self.bodies.at(k), self.bodies.id(k));
+            return Err(BodyError::Conflicting {
+                body: other,
+                reason: "it may not sleep (allow_sleep is false) and its island was asked to; \
+                         allow it to sleep first",
+            });
+        }
+        for k in island {
+            let b = self.bodies.at_mut(k);
+            b.awake = false;
+            b.linear_velocity = Vec2::ZERO;
+            b.angular_velocity = 0.0;
+            b.force = Vec2::ZERO;
+            b.torque = 0.0;
+        }
+        Ok(())
+    }
+
     /// Allows or forbids a body to sleep (forbidding wakes it).
     pub fn set_allow_sleep(&mut self, id: BodyId, allow: bool) -> Result<(), BodyError> {
         let (body, _) = self.body_mut(id)?;

@@ -219,3 +219,49 @@ pub(crate) fn wake_met_islands(
         stack.extend(row.iter().copied().filter(|&o| asleep(bodies.at(o))));
     }
 }
+
+/// The island of dynamic body `start`: it and every dynamic body linked to it, through touching
+/// contacts and joints between dynamic bodies, by key.
+pub(crate) fn island_of(
+    bodies: &BodySet,
+    contacts: &ContactSet,
+    joints: &JointSet,
+    start: u32,
+) -> Vec<u32> {
+    let dynamic = |k: u32| bodies.at(k).kind == BodyKind::Dynamic;
+    let links: Vec<(u32, u32)> = contacts
+        .as_slice()
+        .iter()
+        .filter(|c| c.touching)
+        .map(|c| (c.a, c.b))
+        .chain(
+            joints
+                .iter()
+                .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
+        )
+        .filter(|&(a, b)| dynamic(a) && dynamic(b))
+        .collect();
+    let n = bodies.key_bound();
+    let mut offsets = Vec::new();
+    row_offsets(&mut offsets, n, links.iter().copied());
+    let mut fill = offsets.clone();
+    let mut adjacent = vec![0u32; offsets[n] as usize];
+    for &(a, b) in &links {
+        for (from, to) in [(a, b), (b, a)] {
+            adjacent[fill[from as usize] as usize] = to;
+            fill[from as usize] += 1;
+        }
+    }
+    let mut seen = vec![false; n];
+    let (mut island, mut stack) = (Vec::new(), vec![start]);
+    seen[start as usize] = true;
+    while let Some(k) = stack.pop() {
+        island.push(k);
+        for &o in &adjacent[offsets[k as usize] as usize..offsets[k as usize + 1] as usize] {
+            if !std::mem::replace(&mut seen[o as usize], true) {
+                stack.push(o);
+            }
+        }
+    }
+    island
+}

@@ -91,7 +91,8 @@ impl Sweep2d {
     /// A world built from a neutral description (the Box2D suite's scenes): one body per body
     /// spec, its parts as shapes in the body frame, revolute joints with their motors. A body
     /// without parts (a ground that only anchors a joint) gets a small disc that collides with
-    /// nothing. Bodies are created awake: sweep2d cannot create a body asleep yet.
+    /// nothing. Bodies marked asleep (smash's wall) are created asleep when sleeping is on, as in
+    /// the peers.
     pub fn from_spec(spec: &SceneSpec) -> Self {
         use sweep2d::{BodyDef, Filter, Shape, ShapeDef, Transform, Vec2, WorldConfig};
         let v = |p: &[f64; 2]| Vec2::new(p[0], p[1]);
@@ -162,6 +163,7 @@ impl Sweep2d {
                     friction: b.friction,
                     restitution: b.restitution,
                     filter,
+                    awake: !(b.asleep && peers_sleep()),
                     ..Default::default()
                 })
                 .expect("a valid body");

@@ -12,9 +12,8 @@
 //!
 //! Not ported: `rain` (it spawns and destroys groups of Box2D's ragdoll "humans" while it runs;
 //! the spec has neither ragdolls with joint limits, springs and friction nor bodies created
-//! mid-run). Differences that remain: sweep2d creates smash's 9,600 boxes awake (it cannot create
-//! a body asleep yet), and Box2D's spinner motor torque is `FLT_MAX`, here capped at sweep2d's
-//! largest valid force (1e15 N·m), which no contact in the scene approaches.
+//! mid-run). The difference that remains: Box2D's spinner motor torque is `FLT_MAX`, here capped
+//! at sweep2d's largest valid force (1e15 N·m), which no contact in the scene approaches.
 
 use crate::engines::{self, Box2d, Engine, Rapier, Sweep2d};
 use crate::spec::{BodySpec, FilterSpec, JointSpec, Kind, Part, SceneSpec};

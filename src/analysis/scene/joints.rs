@@ -49,7 +49,7 @@ fn default_damping_ratio() -> Real {
     0.7
 }
 
-/// One joint of a [`SceneFile`] (world frame at the start, SI units; see `docs/joints.md`).
+/// One joint of a [`SceneFile`](super::SceneFile) (world frame at the start, SI units; see `docs/joints.md`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum JointSpec {
