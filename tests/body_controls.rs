@@ -541,3 +541,136 @@ fn put_to_sleep_sleeps_the_whole_island_and_a_blow_wakes_it() {
     assert_eq!(w.state_hash(), hash_before);
     assert!(w.body(restless).unwrap().is_awake());
 }
+
+/// A kinematic platform driven round a circle by a target each step is exactly at each target
+/// when its step ends (to the bit where a teleport there would put it), with the velocities that cover the way in the step; without a new target
+/// it stops where it is; a box resting on it rides along without sliding.
+#[test]
+fn a_kinematic_body_reaches_each_target_exactly_and_carries_what_rests_on_it() {
+    let mut w = World::new(WorldConfig::default());
+    let dt = WorldConfig::default().dt;
+    let platform = w
+        .add_body(BodyDef {
+            kind: BodyKind::Kinematic,
+            shape: Shape::rectangle(2.0, 0.2).unwrap(),
+            transform: Transform::new(v(0.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let rider = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.25, 0.25).unwrap(),
+            transform: Transform::new(v(0.0, 0.45), 0.0),
+            friction: 1.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        w.step(); // the rider settles on the platform
+    }
+    for k in 1..=120 {
+        let phase = k as f64 * 0.02;
+        let target = Transform::new(v(3.0 * (1.0 - phase.cos()), 0.5 * phase.sin()), 0.0);
+        let before = w.body(platform).unwrap().transform().translation;
+        // Where a teleport to the target puts the body, to the bit.
+        let mut probe = w.clone();
+        probe.set_transform(platform, target).unwrap();
+        let placed = probe.body(platform).unwrap().transform();
+        assert!((placed.translation - target.translation).length() < 1e-14);
+        w.set_kinematic_target(platform, target).unwrap();
+        let velocity = w.body(platform).unwrap().linear_velocity();
+        assert!((velocity - (target.translation - before) / dt).length() < 1e-9);
+        w.step();
+        assert_eq!(w.body(platform).unwrap().transform(), placed, "step {k}");
+    }
+    let end = w.body(platform).unwrap().transform();
+    // The rider went with it: the path starts from rest and accelerates at most 4.3 m/s², under
+    // what friction 1 holds (9.81 m/s²), so it has not slid (2 mm where it ended).
+    let offset = w.body(rider).unwrap().transform().translation - end.translation;
+    assert!(
+        offset.x.abs() < 0.01 && (offset.y - 0.45).abs() < 0.01,
+        "{offset:?}"
+    );
+    w.step();
+    let stopped = w.body(platform).unwrap();
+    assert_eq!(stopped.transform(), end);
+    assert_eq!(stopped.linear_velocity(), Vec2::ZERO);
+    // A turn is taken the short way round and reached exactly.
+    let turned = Transform::new(end.translation, 3.0);
+    let mut probe = w.clone();
+    probe.set_transform(platform, turned).unwrap();
+    w.set_kinematic_target(platform, turned).unwrap();
+    assert!((w.body(platform).unwrap().angular_velocity() - 3.0 / dt).abs() < 1e-9);
+    w.step();
+    assert_eq!(
+        w.body(platform).unwrap().transform(),
+        probe.body(platform).unwrap().transform()
+    );
+}
+
+/// A kinematic paddle sent 3 m in one step (180 m/s) at a ball 1 m ahead of it pushes the ball
+/// ahead of it (the continuous pass sweeps the driven body): the ball never ends behind the
+/// paddle's front face, at any of a range of sizes and offsets.
+#[test]
+fn a_kinematic_target_far_away_pushes_what_is_in_the_way() {
+    for (radius, height) in [(0.05, 0.0), (0.2, 0.3), (0.5, -0.4)] {
+        let mut w = no_gravity();
+        let paddle = w
+            .add_body(BodyDef {
+                kind: BodyKind::Kinematic,
+                shape: Shape::rectangle(0.05, 0.5).unwrap(),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        let ball = w
+            .add_body(BodyDef {
+                shape: Shape::circle(radius).unwrap(),
+                transform: Transform::new(v(1.0 + radius, height), 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        w.set_kinematic_target(paddle, Transform::new(v(3.0, 0.0), 0.0))
+            .unwrap();
+        w.step();
+        let front = w.body(paddle).unwrap().transform().translation.x + 0.05;
+        let x = w.body(ball).unwrap().transform().translation.x;
+        assert!(
+            x - radius >= front - 0.01,
+            "radius {radius}: ball at {x}, paddle's front at {front}"
+        );
+        assert!(w.body(ball).unwrap().linear_velocity().x > 100.0);
+    }
+}
+
+/// Targets for bodies that are not kinematic, invalid or out-of-reach targets are refused, and
+/// the world is left as it was.
+#[test]
+fn kinematic_targets_are_checked() {
+    let mut w = no_gravity();
+    let dynamic = w.add_body(BodyDef::default()).unwrap();
+    let kinematic = w
+        .add_body(BodyDef {
+            kind: BodyKind::Kinematic,
+            transform: Transform::new(v(5.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let hash = w.state_hash();
+    assert!(matches!(
+        w.set_kinematic_target(dynamic, Transform::IDENTITY),
+        Err(BodyError::WrongKind { .. })
+    ));
+    assert!(w
+        .set_kinematic_target(kinematic, Transform::new(v(f64::NAN, 0.0), 0.0))
+        .is_err());
+    // 1e4 m in a 1/60 s step is 6e5 m/s, past the speed limit.
+    assert!(w
+        .set_kinematic_target(kinematic, Transform::new(v(1e4, 0.0), 0.0))
+        .is_err());
+    assert_eq!(w.state_hash(), hash);
+    w.step();
+    assert_eq!(
+        w.body(kinematic).unwrap().transform().translation,
+        v(5.0, 0.0)
+    );
+}

@@ -124,5 +124,23 @@ fn gameplay_contract() -> Result<(), Box<dyn std::error::Error>> {
     world.set_fixed_rotation(player, true)?;
     world.step();
     assert_eq!(world.body(player).map(|b| b.angular_velocity()), Some(0.0));
+    let platform = world.add_body(BodyDef {
+        kind: sweep2d::BodyKind::Kinematic,
+        transform: Transform::new(Vec2::new(0.0, -3.0), 0.0),
+        ..BodyDef::default()
+    })?;
+    let target = Transform::new(Vec2::new(0.5, -3.0), 0.0);
+    let driven: Result<(), BodyError> = world.set_kinematic_target(platform, target);
+    driven?;
+    world.step();
+    let at = world.body(platform).map(|b| b.transform().translation);
+    assert!(at.is_some_and(|p| (p - target.translation).length() < 1e-12));
+    let crate_ = world.add_body(BodyDef {
+        transform: Transform::new(Vec2::new(5.0, 0.0), 0.0),
+        awake: false,
+        ..BodyDef::default()
+    })?;
+    assert_eq!(world.body(crate_).map(|b| b.is_awake()), Some(false));
+    world.put_to_sleep(player)?;
     Ok(())
 }

@@ -191,6 +191,9 @@ pub struct Body {
     pub(crate) allow_sleep: bool,
     /// Whether its rotation is locked (`inv_inertia` is then 0, and its angular velocity 0).
     pub(crate) fixed_rotation: bool,
+    /// A kinematic body's pose (its frame's, world) to be at by the end of the next step (see
+    /// `World::set_kinematic_target`); taken when that step ends.
+    pub(crate) kinematic_target: Option<Transform>,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -480,6 +483,12 @@ impl Body {
         }
         check_transform(b, &self.pose).map_err(text)?;
         check_transform(b, &self.previous_pose).map_err(text)?;
+        if let Some(target) = &self.kinematic_target {
+            check_transform(b, target).map_err(text)?;
+            if self.kind != BodyKind::Kinematic {
+                return Err("a kinematic target on a body that is not kinematic".into());
+            }
+        }
         within(
             b,
             "gravity_scale",
@@ -899,6 +908,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         inertia: a.inertia,
         inv_inertia: inverse_inertia(a.inertia, def.fixed_rotation),
         fixed_rotation: def.fixed_rotation,
+        kinematic_target: None,
         linear_damping: def.linear_damping,
         angular_damping: def.angular_damping,
         gravity_scale: def.gravity_scale,

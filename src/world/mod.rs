@@ -359,6 +359,40 @@ impl World {
         Ok(())
     }
 
+    /// Moves a kinematic body so that its frame is exactly at `target` (world) at the end of the
+    /// next step: its velocities are set to cover the way in that step (the shorter way round,
+    /// under half a turn), so the continuous pass sweeps it against what it pushes as any moving
+    /// body, and when the step ends the body is where [`World::set_transform`] would put it, to
+    /// the bit. The velocities are zero
+    /// after that step unless a new target is set: call it every step to drive a platform
+    /// along a path. Refused for static and dynamic bodies (`BodyError::WrongKind`), for a
+    /// target that is not a valid transform or is out of range, and for one farther than a step
+    /// at the speed limits (1e5 m/s, 1e5 rad/s). Wakes the body.
+    pub fn set_kinematic_target(&mut self, id: BodyId, target: Transform) -> Result<(), BodyError> {
+        let dt = self.config.dt;
+        let (body, label) = self.body_mut(id)?;
+        check_transform(&label, &target)?;
+        check_position(&label, "target.translation", target.translation)?;
+        if body.kind != BodyKind::Kinematic {
+            return Err(BodyError::WrongKind {
+                body: label,
+                kind: body.kind,
+                reason: "only a kinematic body is driven to a target; set a dynamic body's \
+                         velocity or pose instead",
+            });
+        }
+        let centre = target.transform_point(body.local_center);
+        let linear = (centre - body.pose.translation) / dt;
+        let turn = body.pose.rotation.inv_mul_rot(target.rotation).angle();
+        let angular = if body.fixed_rotation { 0.0 } else { turn / dt };
+        check_speeds(&label, linear, angular)?;
+        body.linear_velocity = linear;
+        body.angular_velocity = angular;
+        body.kinematic_target = Some(target);
+        body.wake();
+        Ok(())
+    }
+
     /// Wakes a sleeping body (its island wakes with it at the end of the next step). Every
     /// setter, force, torque and impulse wakes its body too.
     pub fn wake(&mut self, id: BodyId) -> Result<(), BodyError> {

@@ -133,8 +133,14 @@ impl World {
             );
         }
         // Impacts can leave a light body faster than the speed limits: held to them, as every
-        // integrated velocity is (`body_input::clamp_speeds`).
+        // integrated velocity is (`body_input::clamp_speeds`). A kinematic body driven to a
+        // target ends the step exactly there, and stops (`World::set_kinematic_target`).
         for (_, b) in bodies.iter_mut() {
+            if let Some(target) = b.kinematic_target.take() {
+                b.pose = target * crate::math::Transform::from_translation(b.local_center);
+                b.linear_velocity = Vec2::ZERO;
+                b.angular_velocity = 0.0;
+            }
             if b.is_dynamic() && b.awake {
                 (b.linear_velocity, b.angular_velocity) = crate::dynamics::body_input::clamp_speeds(
                     b.linear_velocity,
