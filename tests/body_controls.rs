@@ -674,3 +674,152 @@ fn kinematic_targets_are_checked() {
         v(5.0, 0.0)
     );
 }
+
+/// A static shelf holding a crate becomes dynamic: both fall together under gravity (hand
+/// computed for the integrator: after 0.5 s, 1.2365 m and 4.9 m/s); made static again mid-fall, it
+/// stops dead where it is and the crate lands on it and stays on it (found as a contact again,
+/// never through it); static bodies never pair with each other.
+#[test]
+fn a_shelf_made_dynamic_falls_and_made_static_again_stops_where_it_is() {
+    let mut w = World::new(WorldConfig::default());
+    let g = -WorldConfig::default().gravity.y;
+    let shelf = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(1.0, 0.1).unwrap(),
+            transform: Transform::new(v(0.0, 10.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let crate_ = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.25, 0.25).unwrap(),
+            transform: Transform::new(v(0.0, 10.35), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..120 {
+        w.step(); // the crate settles and falls asleep on the static shelf
+    }
+    assert!(!w.body(crate_).unwrap().is_awake());
+    let crate_y = w.body(crate_).unwrap().transform().translation.y;
+    w.set_body_kind(shelf, BodyKind::Dynamic).unwrap();
+    assert!(w.body(crate_).unwrap().is_awake(), "the crate on it woke");
+    assert!(w.body(shelf).unwrap().mass() > 0.0);
+    for _ in 0..30 {
+        w.step();
+    }
+    let (s, c) = (w.body(shelf).unwrap(), w.body(crate_).unwrap());
+    let config = WorldConfig::default();
+    let n = 30.0 * config.substeps as f64;
+    let h = config.dt / config.substeps as f64;
+    // Semi-implicit Euler over n substeps of h: v = g·n·h, fall = g·h²·n(n + 1)/2 (1.2365 m;
+    // g·t²/2 = 1.2263 m), give or take the crate's resting contact.
+    let fall = 10.0 - s.transform().translation.y;
+    let expected = g * h * h * n * (n + 1.0) / 2.0;
+    assert!(
+        (fall - expected).abs() < 2e-3,
+        "fell {fall} m, expected {expected}"
+    );
+    assert!((s.linear_velocity().y + g * n * h).abs() < 2e-3);
+    assert!((crate_y - c.transform().translation.y - fall).abs() < 2e-3);
+    // Frozen mid-fall: it stops where it is, and the crate lands on it.
+    let at = s.transform();
+    w.set_body_kind(shelf, BodyKind::Static).unwrap();
+    assert_eq!(w.body(shelf).unwrap().linear_velocity(), Vec2::ZERO);
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_eq!(w.body(shelf).unwrap().transform(), at);
+    let on = w.body(crate_).unwrap().transform().translation.y - at.translation.y;
+    assert!(
+        (on - 0.35).abs() < 0.01,
+        "the crate is {on} m above the shelf"
+    );
+    // A static slab just under the frozen shelf's end (3 cm apart, out of the crate's reach):
+    // the shelf's proxy moved to the static tree, and static bodies never pair.
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(1.0, 0.05).unwrap(),
+        transform: Transform::new(at.translation + v(1.8, -0.18), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap();
+    w.step();
+    assert_eq!(w.pair_count(), 1, "only the crate's pair with the shelf");
+    // A world whose bodies changed kind is a valid snapshot, and goes on as the original.
+    #[cfg(feature = "serde")]
+    {
+        w.set_body_kind(shelf, BodyKind::Kinematic).unwrap();
+        w.set_velocity(shelf, v(0.5, 0.0), 0.0).unwrap();
+        w.step();
+        let mut restored = World::restore(&w.snapshot()).unwrap();
+        for _ in 0..30 {
+            w.step();
+            restored.step();
+        }
+        assert_eq!(w.state_hash(), restored.state_hash());
+    }
+}
+
+/// Kinematic to dynamic keeps the velocity (and so the momentum, m·v, hand computed); dynamic to
+/// kinematic keeps it too and then ignores what hits it; bad changes are refused with the
+/// world unchanged: a body whose shapes have no mass cannot be dynamic, and a joint must keep a
+/// dynamic body.
+#[test]
+fn kind_changes_keep_velocities_and_refuse_what_would_break() {
+    let mut w = no_gravity();
+    let body = w
+        .add_body(BodyDef {
+            kind: BodyKind::Kinematic,
+            linear_velocity: v(2.0, 1.0),
+            angular_velocity: 0.5,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.step();
+    w.set_body_kind(body, BodyKind::Dynamic).unwrap();
+    let b = w.body(body).unwrap();
+    assert_eq!(b.mass(), 1.0);
+    assert_eq!(
+        (b.linear_velocity(), b.angular_velocity()),
+        (v(2.0, 1.0), 0.5)
+    );
+    w.set_body_kind(body, BodyKind::Kinematic).unwrap();
+    assert_eq!(w.body(body).unwrap().linear_velocity(), v(2.0, 1.0));
+    assert!(w.apply_impulse(body, v(1.0, 0.0), v(0.0, 0.0)).is_err());
+
+    let massless = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            density: 0.0,
+            transform: Transform::new(v(10.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let a = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(-10.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let c = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(-8.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.add_joint(RevoluteJointDef::new(a, c, v(-9.0, 0.0)))
+        .unwrap();
+    let hash = w.state_hash();
+    let e = w.set_body_kind(massless, BodyKind::Dynamic).unwrap_err();
+    assert!(e.to_string().contains("density"), "{e}");
+    assert_eq!(w.state_hash(), hash);
+    w.set_body_kind(a, BodyKind::Static).unwrap(); // c is still dynamic: allowed
+    let hash_after = w.state_hash();
+    let e = w.set_body_kind(c, BodyKind::Kinematic).unwrap_err();
+    assert!(matches!(e, BodyError::Conflicting { .. }), "{e:?}");
+    assert_eq!(w.state_hash(), hash_after);
+    assert_eq!(w.body(c).unwrap().kind(), BodyKind::Dynamic);
+    assert_eq!(w.body(massless).unwrap().kind(), BodyKind::Static);
+}

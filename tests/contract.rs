@@ -142,5 +142,11 @@ fn gameplay_contract() -> Result<(), Box<dyn std::error::Error>> {
     })?;
     assert_eq!(world.body(crate_).map(|b| b.is_awake()), Some(false));
     world.put_to_sleep(player)?;
+    let kind: Result<(), BodyError> = world.set_body_kind(platform, sweep2d::BodyKind::Dynamic);
+    kind?;
+    assert_eq!(
+        world.body(platform).map(|b| b.kind()),
+        Some(sweep2d::BodyKind::Dynamic)
+    );
     Ok(())
 }

@@ -216,6 +216,12 @@ impl BodySet {
         &mut self.bodies[self.slots[key as usize].dense as usize]
     }
 
+    /// Gives the body with key `key` a new proxy (its kind changed: proxies live in a tree per
+    /// kind).
+    pub fn set_proxy(&mut self, key: u32, proxy: ProxyKey) {
+        self.slots[key as usize].proxy = proxy;
+    }
+
     /// The broad-phase proxy of the live body with this key.
     #[inline]
     pub fn proxy(&self, key: u32) -> ProxyKey {

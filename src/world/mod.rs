@@ -14,6 +14,7 @@
 //! left over for interpolated rendering. Every setter validates its input and leaves the world
 //! unchanged on error.
 
+mod body_controls;
 mod body_set;
 mod clock;
 mod config;
@@ -47,7 +48,7 @@ pub use snapshot::SnapshotError;
 
 use crate::broadphase::{BroadPhase, ProxyType};
 use crate::constants::MAX_FORCE;
-use crate::dynamics::body::{build_body, check_locked_spin, inverse_inertia};
+use crate::dynamics::body::{build_body, check_locked_spin};
 use crate::dynamics::body_input::{
     check_finite, check_position, check_speeds, check_transform, check_vector, within,
 };
@@ -344,98 +345,11 @@ impl World {
         Ok(())
     }
 
-    /// Locks (`true`) or unlocks a body's rotation (see [`BodyDef::fixed_rotation`]). Locking
-    /// stops its spin at once (angular velocity 0); unlocking gives it back its rotational
-    /// inertia from its shapes. Wakes the body.
-    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), BodyError> {
-        let (body, _) = self.body_mut(id)?;
-        body.fixed_rotation = fixed;
-        body.inv_inertia = inverse_inertia(body.inertia, fixed);
-        if fixed && body.kind != BodyKind::Static {
-            body.angular_velocity = 0.0;
-            body.torque = 0.0;
-        }
-        body.wake();
-        Ok(())
-    }
-
-    /// Moves a kinematic body so that its frame is exactly at `target` (world) at the end of the
-    /// next step: its velocities are set to cover the way in that step (the shorter way round,
-    /// under half a turn), so the continuous pass sweeps it against what it pushes as any moving
-    /// body, and when the step ends the body is where [`World::set_transform`] would put it, to
-    /// the bit. The velocities are zero
-    /// after that step unless a new target is set: call it every step to drive a platform
-    /// along a path. Refused for static and dynamic bodies (`BodyError::WrongKind`), for a
-    /// target that is not a valid transform or is out of range, and for one farther than a step
-    /// at the speed limits (1e5 m/s, 1e5 rad/s). Wakes the body.
-    pub fn set_kinematic_target(&mut self, id: BodyId, target: Transform) -> Result<(), BodyError> {
-        let dt = self.config.dt;
-        let (body, label) = self.body_mut(id)?;
-        check_transform(&label, &target)?;
-        check_position(&label, "target.translation", target.translation)?;
-        if body.kind != BodyKind::Kinematic {
-            return Err(BodyError::WrongKind {
-                body: label,
-                kind: body.kind,
-                reason: "only a kinematic body is driven to a target; set a dynamic body's \
-                         velocity or pose instead",
-            });
-        }
-        let centre = target.transform_point(body.local_center);
-        let linear = (centre - body.pose.translation) / dt;
-        let turn = body.pose.rotation.inv_mul_rot(target.rotation).angle();
-        let angular = if body.fixed_rotation { 0.0 } else { turn / dt };
-        check_speeds(&label, linear, angular)?;
-        body.linear_velocity = linear;
-        body.angular_velocity = angular;
-        body.kinematic_target = Some(target);
-        body.wake();
-        Ok(())
-    }
-
     /// Wakes a sleeping body (its island wakes with it at the end of the next step). Every
     /// setter, force, torque and impulse wakes its body too.
     pub fn wake(&mut self, id: BodyId) -> Result<(), BodyError> {
         let (body, _) = self.body_mut(id)?;
         body.wake();
-        Ok(())
-    }
-
-    /// Puts a dynamic body's island to sleep at once: the body and every dynamic body it touches
-    /// or is jointed to, through others (`docs/simulation.md`, "Sleeping"). They stop (velocities
-    /// 0) and cost no solver or narrow-phase work until something wakes them (a body that meets
-    /// them, an impact, a call). Refused for a static or kinematic body and for an island with a
-    /// body that may not sleep (`BodyDef::allow_sleep` false), naming it; nothing changes then.
-    /// The call reports no event ([`StepEvents::fell_asleep`] lists the bodies a step put to
-    /// sleep).
-    pub fn put_to_sleep(&mut self, id: BodyId) -> Result<(), BodyError> {
-        let (body, label) = self.body_mut(id)?;
-        if body.kind != BodyKind::Dynamic {
-            return Err(BodyError::WrongKind {
-                body: label,
-                kind: body.kind,
-                reason:
-                    "only dynamic bodies sleep (static and kinematic bodies cost nothing at rest)",
-            });
-        }
-        let key = id.index;
-        let island = sleep::island_of(&self.bodies, &self.contacts, &self.joints, key);
-        if let Some(&k) = island.iter().find(|&&k| !self.bodies.at(k).allow_sleep) {
-            let other = body_label(self.bodies.at(k), self.bodies.id(k));
-            return Err(BodyError::Conflicting {
-                body: other,
-                reason: "it may not sleep (allow_sleep is false) and its island was asked to; \
-                         allow it to sleep first",
-            });
-        }
-        for k in island {
-            let b = self.bodies.at_mut(k);
-            b.awake = false;
-            b.linear_velocity = Vec2::ZERO;
-            b.angular_velocity = 0.0;
-            b.force = Vec2::ZERO;
-            b.torque = 0.0;
-        }
         Ok(())
     }
 

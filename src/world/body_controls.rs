@@ -1,0 +1,168 @@
+//! The calls that change how a body takes part in the simulation: its kind at run time, the
+//! rotation lock, a kinematic target, sleep on request. Each validates its input and changes
+//! nothing when it refuses (`docs/bodies.md`).
+
+use super::{body_label, proxy_type, sleep, World};
+use crate::dynamics::body::inverse_inertia;
+use crate::dynamics::body_input::{check_position, check_speeds, check_transform};
+use crate::dynamics::shape_def::assemble;
+use crate::dynamics::{BodyError, BodyId, BodyKind};
+use crate::math::{Transform, Vec2};
+
+impl World {
+    /// Changes a body's kind at run time: static ↔ kinematic ↔ dynamic (a door that comes off its
+    /// hinges, a platform that starts to move, a crate frozen in place). The body keeps its frame
+    /// and shapes; its mass, inertia and centre of mass are those its shapes give the new kind
+    /// (none for static and kinematic bodies); it keeps the velocity of its material points,
+    /// except that a static body is at rest; forces and a kinematic target it no longer applies
+    /// to are dropped. Its contacts are dropped and found afresh in the next step (as Box2D does:
+    /// a pair that still touches reports a contact begin again), its proxy moves to its new kind's
+    /// tree, and it and every body it touched wake. Refused, changing nothing, when a dynamic
+    /// body's shapes have no mass (`density` 0), or when a joint would be left without a dynamic
+    /// body (a joint to a body that is not dynamic, or a mouse joint, on a body made static or
+    /// kinematic: remove the joint first).
+    pub fn set_body_kind(&mut self, id: BodyId, kind: BodyKind) -> Result<(), BodyError> {
+        let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
+        let body = self.bodies.at(key);
+        if body.kind == kind {
+            return Ok(());
+        }
+        let label = body_label(body, id);
+        if kind != BodyKind::Dynamic {
+            let dynamic =
+                |k: Option<u32>| k.is_some_and(|k| self.bodies.at(k).kind == BodyKind::Dynamic);
+            let stranded = self.joints.iter().any(|(_, j)| {
+                (j.body_b == key && !dynamic(j.body_a))
+                    || (j.body_a == Some(key) && !dynamic(Some(j.body_b)))
+            });
+            if stranded {
+                return Err(BodyError::Conflicting {
+                    body: label,
+                    reason: "a joint ties it to a body that is not dynamic (or it is a mouse \
+                             joint's): a joint needs a dynamic body; remove the joint first",
+                });
+            }
+        }
+        let assembly = assemble(kind, &body.shapes, &label)?;
+        // Nothing fails from here on.
+        let touching: Vec<u32> = self
+            .contacts
+            .as_slice()
+            .iter()
+            .filter(|c| c.touching && (c.a == key || c.b == key))
+            .map(|c| if c.a == key { c.b } else { c.a })
+            .collect();
+        for k in touching {
+            self.bodies.at_mut(k).wake();
+        }
+        self.contacts.remove_involving(key);
+        let body = self.bodies.at_mut(key);
+        body.kind = kind;
+        body.take_assembly(assembly);
+        if kind == BodyKind::Static {
+            body.linear_velocity = Vec2::ZERO;
+            body.angular_velocity = 0.0;
+        }
+        if kind != BodyKind::Dynamic {
+            body.force = Vec2::ZERO;
+            body.torque = 0.0;
+        }
+        if kind != BodyKind::Kinematic {
+            body.kinematic_target = None;
+        }
+        body.wake();
+        let aabb = body.aabb();
+        self.broad_phase.destroy_proxy(self.bodies.proxy(key));
+        let proxy = self.broad_phase.create_proxy(&aabb, proxy_type(kind), key);
+        self.bodies.set_proxy(key, proxy);
+        self.bodies.shapes_changed = true;
+        Ok(())
+    }
+
+    /// Locks (`true`) or unlocks a body's rotation (see [`BodyDef::fixed_rotation`]). Locking
+    /// stops its spin at once (angular velocity 0); unlocking gives it back its rotational
+    /// inertia from its shapes. Wakes the body.
+    pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), BodyError> {
+        let (body, _) = self.body_mut(id)?;
+        body.fixed_rotation = fixed;
+        body.inv_inertia = inverse_inertia(body.inertia, fixed);
+        if fixed && body.kind != BodyKind::Static {
+            body.angular_velocity = 0.0;
+            body.torque = 0.0;
+        }
+        body.wake();
+        Ok(())
+    }
+
+    /// Moves a kinematic body so that its frame is exactly at `target` (world) at the end of the
+    /// next step: its velocities are set to cover the way in that step (the shorter way round,
+    /// under half a turn), so the continuous pass sweeps it against what it pushes as any moving
+    /// body, and when the step ends the body is where [`World::set_transform`] would put it, to
+    /// the bit. The velocities are zero
+    /// after that step unless a new target is set: call it every step to drive a platform
+    /// along a path. Refused for static and dynamic bodies (`BodyError::WrongKind`), for a
+    /// target that is not a valid transform or is out of range, and for one farther than a step
+    /// at the speed limits (1e5 m/s, 1e5 rad/s). Wakes the body.
+    pub fn set_kinematic_target(&mut self, id: BodyId, target: Transform) -> Result<(), BodyError> {
+        let dt = self.config.dt;
+        let (body, label) = self.body_mut(id)?;
+        check_transform(&label, &target)?;
+        check_position(&label, "target.translation", target.translation)?;
+        if body.kind != BodyKind::Kinematic {
+            return Err(BodyError::WrongKind {
+                body: label,
+                kind: body.kind,
+                reason: "only a kinematic body is driven to a target; set a dynamic body's \
+                         velocity or pose instead",
+            });
+        }
+        let centre = target.transform_point(body.local_center);
+        let linear = (centre - body.pose.translation) / dt;
+        let turn = body.pose.rotation.inv_mul_rot(target.rotation).angle();
+        let angular = if body.fixed_rotation { 0.0 } else { turn / dt };
+        check_speeds(&label, linear, angular)?;
+        body.linear_velocity = linear;
+        body.angular_velocity = angular;
+        body.kinematic_target = Some(target);
+        body.wake();
+        Ok(())
+    }
+
+    /// Puts a dynamic body's island to sleep at once: the body and every dynamic body it touches
+    /// or is jointed to, through others (`docs/simulation.md`, "Sleeping"). They stop (velocities
+    /// 0) and cost no solver or narrow-phase work until something wakes them (a body that meets
+    /// them, an impact, a call). Refused for a static or kinematic body and for an island with a
+    /// body that may not sleep (`BodyDef::allow_sleep` false), naming it; nothing changes then.
+    /// The call reports no event ([`StepEvents::fell_asleep`] lists the bodies a step put to
+    /// sleep).
+    pub fn put_to_sleep(&mut self, id: BodyId) -> Result<(), BodyError> {
+        let (body, label) = self.body_mut(id)?;
+        if body.kind != BodyKind::Dynamic {
+            return Err(BodyError::WrongKind {
+                body: label,
+                kind: body.kind,
+                reason:
+                    "only dynamic bodies sleep (static and kinematic bodies cost nothing at rest)",
+            });
+        }
+        let key = id.index;
+        let island = sleep::island_of(&self.bodies, &self.contacts, &self.joints, key);
+        if let Some(&k) = island.iter().find(|&&k| !self.bodies.at(k).allow_sleep) {
+            let other = body_label(self.bodies.at(k), self.bodies.id(k));
+            return Err(BodyError::Conflicting {
+                body: other,
+                reason: "it may not sleep (allow_sleep is false) and its island was asked to; \
+                         allow it to sleep first",
+            });
+        }
+        for k in island {
+            let b = self.bodies.at_mut(k);
+            b.awake = false;
+            b.linear_velocity = Vec2::ZERO;
+            b.angular_velocity = 0.0;
+            b.force = Vec2::ZERO;
+            b.torque = 0.0;
+        }
+        Ok(())
+    }
+}
