@@ -79,7 +79,7 @@ impl World {
         Ok(())
     }
 
-    /// Locks (`true`) or unlocks a body's rotation (see [`BodyDef::fixed_rotation`]). Locking
+    /// Locks (`true`) or unlocks a body's rotation (see [`BodyDef::fixed_rotation`](crate::BodyDef::fixed_rotation)). Locking
     /// stops its spin at once (angular velocity 0); unlocking gives it back its rotational
     /// inertia from its shapes. Wakes the body.
     pub fn set_fixed_rotation(&mut self, id: BodyId, fixed: bool) -> Result<(), BodyError> {
@@ -133,7 +133,7 @@ impl World {
     /// 0) and cost no solver or narrow-phase work until something wakes them (a body that meets
     /// them, an impact, a call). Refused for a static or kinematic body and for an island with a
     /// body that may not sleep (`BodyDef::allow_sleep` false), naming it; nothing changes then.
-    /// The call reports no event ([`StepEvents::fell_asleep`] lists the bodies a step put to
+    /// The call reports no event ([`StepEvents::fell_asleep`](crate::StepEvents::fell_asleep) lists the bodies a step put to
     /// sleep).
     pub fn put_to_sleep(&mut self, id: BodyId) -> Result<(), BodyError> {
         let (body, label) = self.body_mut(id)?;
