@@ -823,3 +823,90 @@ fn kind_changes_keep_velocities_and_refuse_what_would_break() {
     assert_eq!(w.body(c).unwrap().kind(), BodyKind::Dynamic);
     assert_eq!(w.body(massless).unwrap().kind(), BodyKind::Static);
 }
+
+/// Gravity scale, damping and a shape's material changed at run time, each against its hand
+/// computation: scale 0 floats, −1 rises at `g·dt` after one step; damping `c` leaves
+/// `v₀ / (1 + h·c)^n` after a step of `n` substeps of `h`; a box sliding on a frictionless floor
+/// keeps its speed until the floor's shape gets friction 0.5, then slows at `μ·g`. Bad values and
+/// stale ids are refused with the world unchanged.
+#[test]
+fn gravity_scale_damping_and_material_setters() {
+    let config = WorldConfig::default();
+    let (g, dt) = (-config.gravity.y, config.dt);
+    let n = config.substeps as f64;
+    let h = dt / n;
+    let mut w = World::new(config);
+    let floater = w.add_body(BodyDef::default()).unwrap();
+    w.set_gravity_scale(floater, 0.0).unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    assert_eq!(w.body(floater).unwrap().linear_velocity(), Vec2::ZERO);
+    w.set_gravity_scale(floater, -1.0).unwrap();
+    w.step();
+    assert!((w.body(floater).unwrap().linear_velocity().y - g * dt).abs() < 1e-12);
+
+    let mut w = no_gravity();
+    let damped = w
+        .add_body(BodyDef {
+            linear_velocity: v(10.0, 0.0),
+            angular_velocity: 4.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.set_damping(damped, 3.0, 0.5).unwrap();
+    w.step();
+    let b = w.body(damped).unwrap();
+    assert!((b.linear_velocity().x - 10.0 / (1.0 + 3.0 * h).powi(n as i32)).abs() < 1e-12);
+    assert!((b.angular_velocity() - 4.0 / (1.0 + 0.5 * h).powi(n as i32)).abs() < 1e-12);
+
+    let mut w = World::new(config);
+    let floor = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(100.0, 0.5).unwrap(),
+            transform: Transform::new(v(0.0, -0.5), 0.0),
+            friction: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let slider = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 0.5), 0.0),
+            linear_velocity: v(5.0, 0.0),
+            friction: 1.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        w.step();
+    }
+    assert!((w.body(slider).unwrap().linear_velocity().x - 5.0).abs() < 1e-9);
+    let floor_shape = w.shape_ids(floor)[0];
+    w.set_shape_material(floor_shape, 0.25, 0.0).unwrap();
+    // Mixed friction: the geometric mean of 0.25 and 1 (the default mixing rule), 0.5.
+    for _ in 0..30 {
+        w.step();
+    }
+    let speed = w.body(slider).unwrap().linear_velocity().x;
+    let expected = 5.0 - 0.5 * g * 0.5;
+    assert!(
+        (speed - expected).abs() < 0.05 * 5.0,
+        "{speed} m/s, expected {expected}"
+    );
+
+    let hash = w.state_hash();
+    assert!(w.set_gravity_scale(slider, f64::NAN).is_err());
+    assert!(w.set_gravity_scale(slider, 2e3).is_err());
+    assert!(w.set_damping(slider, -1.0, 0.0).is_err());
+    assert!(w.set_damping(slider, 0.0, f64::INFINITY).is_err());
+    assert!(w.set_shape_material(floor_shape, -0.1, 0.0).is_err());
+    assert!(w.set_shape_material(floor_shape, 0.5, f64::NAN).is_err());
+    assert_eq!(w.state_hash(), hash);
+    assert_eq!(w.shape(floor_shape).unwrap().friction, 0.25);
+    w.remove_body(slider).unwrap();
+    assert_eq!(
+        w.set_gravity_scale(slider, 1.0),
+        Err(BodyError::UnknownBody(slider))
+    );
+}

@@ -45,7 +45,8 @@ pub struct BodyDef {
     /// The first shape is a sensor (never collides; reports what enters and leaves it). Default
     /// false.
     pub sensor: bool,
-    /// Linear damping (1/s, ≥ 0): velocity decays as `v / (1 + dt·c)` each step. Default 0.
+    /// Linear damping (1/s, ≥ 0): velocity decays as `v / (1 + h·c)` each substep of `h = dt /
+    /// substeps` (about `e^(−c·dt)` a step). Default 0.
     pub linear_damping: Real,
     /// Angular damping (1/s, ≥ 0). Default 0.
     pub angular_damping: Real,

@@ -3,11 +3,14 @@
 //! nothing when it refuses (`docs/bodies.md`).
 
 use super::{body_label, proxy_type, sleep, World};
+use crate::constants::{MAX_DAMPING, MAX_GRAVITY_SCALE};
 use crate::dynamics::body::inverse_inertia;
-use crate::dynamics::body_input::{check_position, check_speeds, check_transform};
+use crate::dynamics::body_input::{
+    check_finite, check_position, check_speeds, check_transform, non_negative, within,
+};
 use crate::dynamics::shape_def::assemble;
 use crate::dynamics::{BodyError, BodyId, BodyKind};
-use crate::math::{Transform, Vec2};
+use crate::math::{Real, Transform, Vec2};
 
 impl World {
     /// Changes a body's kind at run time: static ↔ kinematic ↔ dynamic (a door that comes off its
@@ -90,6 +93,43 @@ impl World {
             body.angular_velocity = 0.0;
             body.torque = 0.0;
         }
+        body.wake();
+        Ok(())
+    }
+
+    /// Sets the multiplier of the world's gravity for this body (within ±1e3; 0 floats, −1 falls
+    /// up). Wakes the body.
+    pub fn set_gravity_scale(&mut self, id: BodyId, scale: Real) -> Result<(), BodyError> {
+        let (body, label) = self.body_mut(id)?;
+        check_finite(&label, "gravity_scale", scale)?;
+        within(
+            &label,
+            "gravity_scale",
+            scale,
+            MAX_GRAVITY_SCALE,
+            "between −1e3 and 1e3 (MAX_GRAVITY_SCALE)",
+        )?;
+        body.gravity_scale = scale;
+        body.wake();
+        Ok(())
+    }
+
+    /// Sets a body's linear and angular damping (1/s, each between 0 and 1e6: velocity decays as
+    /// `v / (1 + h·c)` each substep of `h = dt / substeps`). Wakes the body.
+    pub fn set_damping(
+        &mut self,
+        id: BodyId,
+        linear: Real,
+        angular: Real,
+    ) -> Result<(), BodyError> {
+        let (body, label) = self.body_mut(id)?;
+        for (field, value) in [("linear_damping", linear), ("angular_damping", angular)] {
+            check_finite(&label, field, value)?;
+            non_negative(&label, field, value)?;
+            within(&label, field, value, MAX_DAMPING, "between 0 and 1e6 (1/s)")?;
+        }
+        body.linear_damping = linear;
+        body.angular_damping = angular;
         body.wake();
         Ok(())
     }

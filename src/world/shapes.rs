@@ -7,8 +7,10 @@
 //! filter is read again. A rejected call leaves the world as it was.
 
 use super::World;
+use crate::dynamics::body_input::check_material;
 use crate::dynamics::shape_def::{assemble, check_shape_def, BodyShape, MAX_SHAPES_PER_BODY};
 use crate::dynamics::{BodyError, BodyId, Filter, ShapeDef, ShapeId};
+use crate::math::Real;
 
 impl World {
     /// Adds a shape to a body (its offset places it in the body's frame). Errors (world
@@ -108,6 +110,29 @@ impl World {
         let old_sensors = b.sensors.len();
         b.take_assembly(assembly);
         self.shapes_changed(id.body, old_sensors);
+        Ok(())
+    }
+
+    /// Changes a shape's friction coefficient and restitution (both ≥ 0, as in `ShapeDef`): its
+    /// contacts mix the new values from the next step, and the continuous pass's impacts at once.
+    /// Wakes the body.
+    pub fn set_shape_material(
+        &mut self,
+        id: ShapeId,
+        friction: Real,
+        restitution: Real,
+    ) -> Result<(), BodyError> {
+        let (b, label) = self.body_mut(id.body)?;
+        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
+            body: label.clone(),
+            index: id.index,
+        })?;
+        check_material(&label, friction, restitution)?;
+        let def = &mut b.shapes[slot].def;
+        (def.friction, def.restitution) = (friction, restitution);
+        // Contacts compute their manifolds, and so their mixed material, afresh.
+        b.shape_version = b.shape_version.wrapping_add(1);
+        b.wake();
         Ok(())
     }
 
