@@ -71,8 +71,9 @@ pub use shape::{
 pub use world::SnapshotError;
 pub use world::{
     Color, ContactHooks, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
-    JointEvent, JointReaction, PreSolve, ProfileClock, QueryFilter, SensorEvent, ShapeCastHit,
-    StepEvents, StepProfile, World, WorldConfig, WorldError, WorldRayHit,
+    ExplosionDef, ExplosionError, JointEvent, JointReaction, PreSolve, ProfileClock, QueryFilter,
+    SensorEvent, ShapeCastHit, StepEvents, StepProfile, World, WorldConfig, WorldError,
+    WorldRayHit,
 };
 
 /// The README's Rust examples compile and run as doctests.

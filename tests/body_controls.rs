@@ -910,3 +910,97 @@ fn gravity_scale_damping_and_material_setters() {
         Err(BodyError::UnknownBody(slider))
     );
 }
+
+/// Explosions against hand computations (no gravity; unit boxes of 1 kg): a box whose face is
+/// 2.5 m from the centre takes `impulse_per_length × 1 m` through its face centre (2 m/s, no
+/// spin); one seen corner-first takes `× √2 m` along the diagonal; a disc of radius 0.5 takes
+/// `× 1 m`; past `radius` the strength falls linearly over `falloff`; beyond, static bodies,
+/// filtered shapes and sensors take nothing; a sleeping box wakes; a negative impulse pulls.
+#[test]
+fn explosions_push_by_the_width_facing_the_centre() {
+    use sweep2d::{ExplosionDef, Filter, QueryFilter};
+    let mut w = no_gravity();
+    let unit = |w: &mut World, at: Vec2, awake: bool, category: u64| {
+        w.add_body(BodyDef {
+            transform: Transform::new(at, 0.0),
+            awake,
+            filter: Filter {
+                category,
+                ..Filter::default()
+            },
+            ..BodyDef::default()
+        })
+        .unwrap()
+    };
+    let face_on = unit(&mut w, v(3.0, 0.0), true, 1);
+    let corner_on = unit(&mut w, v(-3.0, -3.0), false, 1);
+    let hidden = unit(&mut w, v(0.0, -3.0), true, 2);
+    let far = unit(&mut w, v(10.0, 0.0), true, 1);
+    let disc = w
+        .add_body(BodyDef {
+            shape: Shape::circle(0.5).unwrap(),
+            transform: Transform::new(v(0.0, 3.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let wall = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            transform: Transform::new(v(-3.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let mut def = ExplosionDef::new(Vec2::ZERO, 5.0, 2.0);
+    def.filter = QueryFilter {
+        filter: Filter {
+            mask: 1,
+            ..Filter::default()
+        },
+        ..QueryFilter::default()
+    };
+    let pushed = w.explode(&def).unwrap();
+    let mut expected = vec![face_on, corner_on, disc];
+    expected.sort();
+    assert_eq!(pushed, expected);
+    let close = |a: Vec2, b: Vec2| (a - b).length() < 1e-12;
+    let b = w.body(face_on).unwrap();
+    assert!(close(b.linear_velocity(), v(2.0, 0.0)) && b.angular_velocity().abs() < 1e-12);
+    let b = w.body(corner_on).unwrap();
+    assert!(b.is_awake(), "the sleeping box woke");
+    assert!(
+        close(b.linear_velocity(), v(-2.0, -2.0)),
+        "{:?}",
+        b.linear_velocity()
+    );
+    assert!(b.angular_velocity().abs() < 1e-12);
+    let d = w.body(disc).unwrap();
+    assert!(close(d.mass() * d.linear_velocity(), v(0.0, 2.0)));
+    for untouched in [hidden, far, wall] {
+        assert_eq!(w.body(untouched).unwrap().linear_velocity(), Vec2::ZERO);
+    }
+    // Falloff: full strength within 1 m, none past 4 m; the face at 2.5 m takes half.
+    let mut w2 = no_gravity();
+    let b2 = unit(&mut w2, v(3.0, 0.0), true, 1);
+    let mut soft = ExplosionDef::new(Vec2::ZERO, 1.0, 2.0);
+    soft.falloff = 3.0;
+    w2.explode(&soft).unwrap();
+    assert!(close(w2.body(b2).unwrap().linear_velocity(), v(1.0, 0.0)));
+    // An implosion pulls.
+    w2.explode(&ExplosionDef::new(Vec2::ZERO, 5.0, -1.0))
+        .unwrap();
+    assert!(close(w2.body(b2).unwrap().linear_velocity(), v(0.0, 0.0)));
+    // Bad numbers: refused, nothing pushed.
+    let hash = w2.state_hash();
+    for bad in [
+        ExplosionDef::new(v(f64::NAN, 0.0), 1.0, 1.0),
+        ExplosionDef::new(Vec2::ZERO, -1.0, 1.0),
+        ExplosionDef::new(Vec2::ZERO, 1.0, f64::INFINITY),
+        ExplosionDef {
+            falloff: -2.0,
+            ..ExplosionDef::new(Vec2::ZERO, 1.0, 1.0)
+        },
+    ] {
+        assert!(w2.explode(&bad).is_err(), "{bad:?}");
+    }
+    assert_eq!(w2.state_hash(), hash);
+}

@@ -22,6 +22,7 @@ mod contact_set;
 mod continuous;
 mod debug_draw;
 mod events;
+mod explode;
 mod hooks;
 mod joints;
 mod profile;
@@ -39,6 +40,7 @@ pub use debug_draw::{
     draw_shape, Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
 };
 pub use events::{ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
+pub use explode::{ExplosionDef, ExplosionError};
 pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
 pub use profile::{ProfileClock, StepProfile};

@@ -152,7 +152,7 @@ impl World {
 
     /// Calls `f(shape number, piece, piece pose)` for every convex piece of body `key`'s shapes
     /// that `filter` sees (sensors from the body's sensor list), world poses.
-    fn visit_shapes(
+    pub(super) fn visit_shapes(
         &self,
         key: u32,
         filter: &QueryFilter,
