@@ -1004,3 +1004,85 @@ fn explosions_push_by_the_width_facing_the_centre() {
     }
     assert_eq!(w2.state_hash(), hash);
 }
+
+/// The touching contacts as data: a 1 kg box at rest on the ground is one contact (ground first,
+/// normal up from it, two points on the surface, separations within the slop) whose normal
+/// impulse carries the box's weight (`impulse × substeps / dt = m·g`, to 1%); a body resting on
+/// two shapes gives one contact per shape; a body touching nothing, or removed, has none.
+#[test]
+fn contacts_report_points_normals_and_the_weight_they_carry() {
+    use sweep2d::ShapeDef;
+    let config = WorldConfig::default();
+    let mut w = World::new(config);
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(10.0, 0.5).unwrap(),
+            transform: Transform::new(v(0.0, -0.5), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let crate_ = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 0.5), 0.0),
+            allow_sleep: false,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let bench = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.25, 0.25).unwrap(),
+            transform: Transform::new(v(4.0, 0.25), 0.0),
+            allow_sleep: false,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let second = w
+        .add_shape(
+            bench,
+            ShapeDef {
+                shape: Shape::rectangle(0.25, 0.25).unwrap(),
+                offset: Transform::new(v(1.0, 0.0), 0.0),
+                ..ShapeDef::default()
+            },
+        )
+        .unwrap();
+    let floater = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(-5.0, 5.0), 0.0),
+            gravity_scale: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    let on_crate: Vec<_> = w.body_contacts(crate_).collect();
+    assert_eq!(on_crate.len(), 1);
+    let c = &on_crate[0];
+    assert_eq!((c.body_a, c.body_b), (ground, crate_));
+    assert_eq!(c.shape_a, w.shape_ids(ground)[0]);
+    assert!((c.normal - v(0.0, 1.0)).length() < 1e-9, "{:?}", c.normal);
+    assert_eq!(c.points.len(), 2);
+    for (p, s) in c.points.iter().zip(&c.separations) {
+        assert!(p.y.abs() < 0.01 && p.x.abs() <= 0.5 + 1e-9, "{p:?}");
+        assert!(s.abs() < 0.01, "separation {s}");
+    }
+    let weight = w.body(crate_).unwrap().mass() * -config.gravity.y;
+    let force = c.normal_impulse * config.substeps as f64 / config.dt;
+    assert!(
+        (force - weight).abs() < 0.01 * weight,
+        "{force} N for {weight} N"
+    );
+    assert!((c.normal_impulses.iter().sum::<f64>() - c.normal_impulse).abs() < 1e-15);
+    assert_eq!(c.friction, 0.6);
+    let on_bench: Vec<_> = w.body_contacts(bench).collect();
+    assert_eq!(on_bench.len(), 2);
+    let mut shapes: Vec<_> = on_bench.iter().map(|c| c.shape_b.index()).collect();
+    shapes.sort();
+    assert_eq!(shapes, vec![0, second.index()]);
+    assert_eq!(w.contacts().count(), 3);
+    assert_eq!(w.body_contacts(floater).count(), 0);
+    w.remove_body(floater).unwrap();
+    assert_eq!(w.body_contacts(floater).count(), 0);
+}

@@ -142,6 +142,11 @@ fn gameplay_contract() -> Result<(), Box<dyn std::error::Error>> {
     })?;
     assert_eq!(world.body(crate_).map(|b| b.is_awake()), Some(false));
     world.put_to_sleep(player)?;
+    for c in world.contacts() {
+        let _: sweep2d::ContactData = c.clone();
+        let (_, _, _, _, _): (BodyId, BodyId, Vec2, Vec<Vec2>, f64) =
+            (c.body_a, c.body_b, c.normal, c.points, c.normal_impulse);
+    }
     let kind: Result<(), BodyError> = world.set_body_kind(platform, sweep2d::BodyKind::Dynamic);
     kind?;
     assert_eq!(

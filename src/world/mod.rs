@@ -18,6 +18,7 @@ mod body_controls;
 mod body_set;
 mod clock;
 mod config;
+mod contact_data;
 mod contact_set;
 mod continuous;
 mod debug_draw;
@@ -36,6 +37,7 @@ mod solve;
 mod step;
 
 pub use config::{WorldConfig, WorldError};
+pub use contact_data::ContactData;
 pub use debug_draw::{
     draw_shape, Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
 };
