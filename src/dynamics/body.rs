@@ -192,9 +192,6 @@ pub struct Body {
     pub(crate) allow_sleep: bool,
     /// Whether its rotation is locked (`inv_inertia` is then 0, and its angular velocity 0).
     pub(crate) fixed_rotation: bool,
-    /// A kinematic body's pose (its frame's, world) to be at by the end of the next step (see
-    /// `World::set_kinematic_target`); taken when that step ends.
-    pub(crate) kinematic_target: Option<Transform>,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -218,6 +215,10 @@ pub struct Body {
     pub(crate) shapes: Vec<BodyShape>,
     /// The number the next added shape gets (see [`ShapeId::index`]).
     pub(crate) next_shape: u32,
+    /// A kinematic body's pose (its frame's, world) to be at by the end of the next step (see
+    /// `World::set_kinematic_target`); taken when that step ends. (Cold: out of the first cache
+    /// lines, which the per-step fields fill.)
+    pub(crate) kinematic_target: Option<Transform>,
     /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
     pub(crate) piece_owner: Vec<u16>,
     /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
