@@ -1086,3 +1086,59 @@ fn contacts_report_points_normals_and_the_weight_they_carry() {
     w.remove_body(floater).unwrap();
     assert_eq!(w.body_contacts(floater).count(), 0);
 }
+
+/// Body move events: each step lists the bodies whose pose changed with their new pose (not the
+/// static ground, not a sleeping body), the step a body falls asleep says so and is its last,
+/// and an `advance` of several steps lists each body once with its last pose.
+#[test]
+fn move_events_list_what_moved_where() {
+    let mut w = World::new(WorldConfig::default());
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(10.0, 0.5).unwrap(),
+            transform: Transform::new(v(0.0, -0.5), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let faller = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(0.0, 3.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let sleeper = w
+        .add_body(BodyDef {
+            transform: Transform::new(v(5.0, 0.5), 0.0),
+            awake: false,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.step();
+    let moved = &w.events().moved;
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0].body, faller);
+    assert_eq!(moved[0].transform, w.body(faller).unwrap().transform());
+    assert!(!moved[0].fell_asleep);
+    assert!(moved.iter().all(|m| m.body != ground && m.body != sleeper));
+    // Three steps in one advance: the faller once, where it ended.
+    let dt = WorldConfig::default().dt;
+    w.advance(3.0 * dt + 1e-9).unwrap();
+    let moved = &w.events().moved;
+    assert_eq!(moved.len(), 1);
+    assert_eq!(moved[0].transform, w.body(faller).unwrap().transform());
+    // It lands, rests and falls asleep: that step says so, and the next lists nothing.
+    let mut asleep_at = None;
+    for step in 0..600 {
+        w.step();
+        if let Some(m) = w.events().moved.iter().find(|m| m.body == faller) {
+            if m.fell_asleep {
+                asleep_at = Some(step);
+                break;
+            }
+        }
+    }
+    assert!(asleep_at.is_some(), "it never fell asleep");
+    w.step();
+    assert!(w.events().moved.is_empty());
+}

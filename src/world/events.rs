@@ -116,6 +116,19 @@ pub struct JointEvent {
     pub torque: Real,
 }
 
+/// A body that moved in a step, with where it ended: what an engine syncs its own copies from
+/// (Box2D's body move events).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyMove {
+    /// The body.
+    pub body: BodyId,
+    /// Its frame's pose in the world at the end of the step.
+    pub transform: crate::math::Transform,
+    /// Whether it fell asleep at the end of that step (it will not move again until woken).
+    pub fell_asleep: bool,
+}
+
 /// The events of one step (or of all steps of one `advance`).
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -145,6 +158,10 @@ pub struct StepEvents {
     /// with its velocity zeroed: never tunnelling, but momentum is not conserved for these
     /// bodies. Normally empty.
     pub held: Vec<BodyId>,
+    /// The dynamic and kinematic bodies whose pose changed in the step, in storage order, with
+    /// their new pose (after [`World::advance`](crate::World::advance): each body once, with its
+    /// last pose). Static bodies never move; sleeping ones neither.
+    pub moved: Vec<BodyMove>,
 }
 
 impl StepEvents {
@@ -159,6 +176,7 @@ impl StepEvents {
         self.fell_asleep.clear();
         self.woke.clear();
         self.held.clear();
+        self.moved.clear();
     }
 
     /// Returns `true` if there is no event.
@@ -173,6 +191,7 @@ impl StepEvents {
             && self.fell_asleep.is_empty()
             && self.woke.is_empty()
             && self.held.is_empty()
+            && self.moved.is_empty()
     }
 }
 

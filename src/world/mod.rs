@@ -41,7 +41,7 @@ pub use contact_data::ContactData;
 pub use debug_draw::{
     draw_shape, Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
 };
-pub use events::{ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
+pub use events::{BodyMove, ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
 pub use explode::{ExplosionDef, ExplosionError};
 pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
@@ -514,6 +514,14 @@ impl World {
         }
         if self.clock.accumulator >= dt {
             self.clock.accumulator %= dt; // drop what could not be simulated in time
+        }
+        if steps > 1 {
+            // Each body's last move only, in the order of those.
+            let mut seen = std::collections::HashSet::new();
+            let moved = &mut self.events.moved;
+            moved.reverse();
+            moved.retain(|m| seen.insert(m.body));
+            moved.reverse();
         }
         Ok(self.clock.accumulator / dt)
     }

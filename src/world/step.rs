@@ -26,7 +26,7 @@ use super::body_set::BodySet;
 use super::clock::Clock;
 use super::contact_set::ContactSet;
 use super::continuous::{deep_inside, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
-use super::events::StepEvents;
+use super::events::{BodyMove, StepEvents};
 use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
 use super::profile::Laps;
@@ -159,6 +159,15 @@ impl World {
             events,
         );
         profile.refit = laps.lap();
+        for (key, b) in bodies.iter() {
+            if b.kind != crate::dynamics::BodyKind::Static && b.pose != b.previous_pose {
+                events.moved.push(BodyMove {
+                    body: bodies.id(key),
+                    transform: b.transform(),
+                    fell_asleep: !b.awake,
+                });
+            }
+        }
         clock.time += config.dt;
         clock.step += 1;
         profile.total = laps.total();
