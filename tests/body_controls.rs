@@ -17,6 +17,17 @@ fn no_gravity() -> World {
     })
 }
 
+/// A static floor of half width `half_width` (metres) whose top is at y = 0.
+fn floor(w: &mut World, half_width: f64) -> BodyId {
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(half_width, 0.5).unwrap(),
+        transform: Transform::new(v(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
 /// A frictionless unit box (1 kg, 1 m × 1 m) at the origin, its rotation locked or not.
 fn target(w: &mut World, locked: bool, restitution: f64) -> BodyId {
     w.add_body(BodyDef {
@@ -276,13 +287,7 @@ fn scene_files_lock_rotation() {
 #[test]
 fn snapshots_keep_the_lock() {
     let mut w = World::new(WorldConfig::default());
-    w.add_body(BodyDef {
-        kind: BodyKind::Static,
-        shape: Shape::rectangle(5.0, 0.5).unwrap(),
-        transform: Transform::new(v(0.0, -0.5), 0.0),
-        ..BodyDef::default()
-    })
-    .unwrap();
+    floor(&mut w, 5.0);
     let b = w
         .add_body(BodyDef {
             transform: Transform::new(v(0.0, 2.0), 0.7),
@@ -308,14 +313,7 @@ fn snapshots_keep_the_lock() {
 #[test]
 fn removing_a_support_wakes_what_it_held() {
     let mut w = World::new(WorldConfig::default());
-    let ground = w
-        .add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(10.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let ground = floor(&mut w, 10.0);
     let shelf = w
         .add_body(BodyDef {
             shape: Shape::rectangle(2.0, 0.1).unwrap(),
@@ -469,14 +467,7 @@ fn a_body_created_asleep_must_be_allowed_to_sleep_and_at_rest() {
 #[test]
 fn put_to_sleep_sleeps_the_whole_island_and_a_blow_wakes_it() {
     let mut w = World::new(WorldConfig::default());
-    let ground = w
-        .add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(10.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let ground = floor(&mut w, 10.0);
     let stack: Vec<BodyId> = (0..3)
         .map(|i| {
             w.add_body(BodyDef {
@@ -1014,14 +1005,7 @@ fn contacts_report_points_normals_and_the_weight_they_carry() {
     use sweep2d::ShapeDef;
     let config = WorldConfig::default();
     let mut w = World::new(config);
-    let ground = w
-        .add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(10.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let ground = floor(&mut w, 10.0);
     let crate_ = w
         .add_body(BodyDef {
             transform: Transform::new(v(0.0, 0.5), 0.0),
@@ -1093,14 +1077,7 @@ fn contacts_report_points_normals_and_the_weight_they_carry() {
 #[test]
 fn move_events_list_what_moved_where() {
     let mut w = World::new(WorldConfig::default());
-    let ground = w
-        .add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(10.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let ground = floor(&mut w, 10.0);
     let faller = w
         .add_body(BodyDef {
             transform: Transform::new(v(0.0, 3.0), 0.0),

@@ -795,6 +795,30 @@ pub(crate) fn check_locked_spin(body: &str, angular_velocity: Real) -> Result<()
     Ok(())
 }
 
+/// Checks that a definition's motion settings agree: a locked rotation has no spin, and a body
+/// created asleep may sleep and is at rest.
+fn check_motion_state(body: &str, def: &BodyDef) -> Result<(), BodyError> {
+    if def.fixed_rotation {
+        check_locked_spin(body, def.angular_velocity)?;
+    }
+    let asleep = !def.awake && def.kind == BodyKind::Dynamic;
+    if asleep && !def.allow_sleep {
+        return Err(BodyError::Conflicting {
+            body: body.to_string(),
+            reason: "awake is false but allow_sleep is false too: a body that may not sleep \
+                     cannot start asleep (allow it to sleep, or create it awake)",
+        });
+    }
+    if asleep && (def.linear_velocity != Vec2::ZERO || def.angular_velocity != 0.0) {
+        return Err(BodyError::Conflicting {
+            body: body.to_string(),
+            reason: "awake is false but the body is given a velocity: a body created asleep is \
+                     at rest (set its velocity when it wakes, or create it awake)",
+        });
+    }
+    Ok(())
+}
+
 /// Checks a definition and builds the body; `label` names it in errors.
 pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     let body = def
@@ -813,24 +837,8 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     }
     check_position(b, "transform.translation", def.transform.translation)?;
     check_speeds(b, def.linear_velocity, def.angular_velocity)?;
-    if def.fixed_rotation {
-        check_locked_spin(b, def.angular_velocity)?;
-    }
+    check_motion_state(b, &def)?;
     let asleep = !def.awake && def.kind == BodyKind::Dynamic;
-    if asleep && !def.allow_sleep {
-        return Err(BodyError::Conflicting {
-            body,
-            reason: "awake is false but allow_sleep is false too: a body that may not sleep \
-                     cannot start asleep (allow it to sleep, or create it awake)",
-        });
-    }
-    if asleep && (def.linear_velocity != Vec2::ZERO || def.angular_velocity != 0.0) {
-        return Err(BodyError::Conflicting {
-            body,
-            reason: "awake is false but the body is given a velocity: a body created asleep is \
-                     at rest (set its velocity when it wakes, or create it awake)",
-        });
-    }
     within(
         b,
         "gravity_scale",

@@ -48,16 +48,7 @@ impl World {
         }
         let assembly = assemble(kind, &body.shapes, &label)?;
         // Nothing fails from here on.
-        let touching: Vec<u32> = self
-            .contacts
-            .as_slice()
-            .iter()
-            .filter(|c| c.touching && (c.a == key || c.b == key))
-            .map(|c| if c.a == key { c.b } else { c.a })
-            .collect();
-        for k in touching {
-            self.bodies.at_mut(k).wake();
-        }
+        self.wake_neighbours(key, true);
         self.contacts.remove_involving(key);
         let body = self.bodies.at_mut(key);
         body.kind = kind;

@@ -235,28 +235,36 @@ impl World {
     /// touched or was jointed to wake (a pile whose support is removed falls).
     pub fn remove_body(&mut self, id: BodyId) -> Result<Body, BodyError> {
         let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
-        let touching: Vec<u32> = self
-            .contacts
-            .as_slice()
-            .iter()
-            .filter(|c| c.touching && (c.a == key || c.b == key))
-            .map(|c| if c.a == key { c.b } else { c.a })
-            .chain(self.joints.iter().filter_map(|(_, j)| {
-                if j.body_b == key {
-                    j.body_a
-                } else {
-                    (j.body_a == Some(key)).then_some(j.body_b)
-                }
-            }))
-            .collect();
-        for k in touching {
-            self.bodies.at_mut(k).wake();
-        }
+        self.wake_neighbours(key, true);
         let (body, proxy) = self.bodies.remove(id).ok_or(BodyError::UnknownBody(id))?;
         self.broad_phase.destroy_proxy(proxy);
         self.contacts.remove_involving(key);
         self.joints.remove_body(key);
         Ok(body)
+    }
+
+    /// Wakes the bodies that body `key` touches and, when `jointed`, those its joints tie it to
+    /// (a body removed or changed: what rested on it must move again).
+    fn wake_neighbours(&mut self, key: u32, jointed: bool) {
+        let touching = self
+            .contacts
+            .as_slice()
+            .iter()
+            .filter(|c| c.touching && (c.a == key || c.b == key))
+            .map(|c| if c.a == key { c.b } else { c.a });
+        let tied = self.joints.iter().filter_map(|(_, j)| {
+            if !jointed {
+                None
+            } else if j.body_b == key {
+                j.body_a
+            } else {
+                (j.body_a == Some(key)).then_some(j.body_b)
+            }
+        });
+        let all: Vec<u32> = touching.chain(tied).collect();
+        for k in all {
+            self.bodies.at_mut(k).wake();
+        }
     }
 
     /// The body with this id, or `None` if it was removed.
