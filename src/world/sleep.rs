@@ -181,32 +181,9 @@ pub(crate) fn wake_met_islands(
     if stack.is_empty() {
         return;
     }
-    // The islands of the met bodies, by a walk over the touching contacts and joints, read as
-    // one flat adjacency (rows by body key: `offsets[k]..offsets[k + 1]` of `links`), built only
-    // now that some island must wake.
-    let n = bodies.key_bound();
-    let touching = || {
-        contacts
-            .as_slice()
-            .iter()
-            .filter(|c| c.touching)
-            .map(|c| (c.a, c.b))
-    };
-    let jointed = || {
-        joints
-            .iter()
-            .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b)))
-    };
-    let mut offsets = Vec::new();
-    row_offsets(&mut offsets, n, touching().chain(jointed()));
-    let mut fill = offsets.clone();
-    let mut links = vec![0u32; offsets[n] as usize];
-    for (a, b) in touching().chain(jointed()) {
-        for (from, to) in [(a, b), (b, a)] {
-            links[fill[from as usize] as usize] = to;
-            fill[from as usize] += 1;
-        }
-    }
+    // The islands of the met bodies, by a walk over the touching contacts and joints, built
+    // only now that some island must wake.
+    let links = Links::new(bodies, contacts, joints, |_, _| true);
     while let Some(k) = stack.pop() {
         let body = bodies.at(k);
         if !asleep(body) {
@@ -215,8 +192,59 @@ pub(crate) fn wake_met_islands(
         let id = bodies.id(k);
         bodies.at_mut(k).wake();
         events.woke.push(id);
-        let row = &links[offsets[k as usize] as usize..offsets[k as usize + 1] as usize];
-        stack.extend(row.iter().copied().filter(|&o| asleep(bodies.at(o))));
+        stack.extend(
+            links
+                .of(k)
+                .iter()
+                .copied()
+                .filter(|&o| asleep(bodies.at(o))),
+        );
+    }
+}
+
+/// The bodies linked by touching contacts and joints (those `keep` accepts), as one flat
+/// adjacency: the links of body `k` are `adjacent[offsets[k]..offsets[k + 1]]`, by key.
+struct Links {
+    offsets: Vec<u32>,
+    adjacent: Vec<u32>,
+}
+
+impl Links {
+    fn new(
+        bodies: &BodySet,
+        contacts: &ContactSet,
+        joints: &JointSet,
+        keep: impl Fn(u32, u32) -> bool,
+    ) -> Self {
+        let pairs: Vec<(u32, u32)> = contacts
+            .as_slice()
+            .iter()
+            .filter(|c| c.touching)
+            .map(|c| (c.a, c.b))
+            .chain(
+                joints
+                    .iter()
+                    .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
+            )
+            .filter(|&(a, b)| keep(a, b))
+            .collect();
+        let n = bodies.key_bound();
+        let mut offsets = Vec::new();
+        row_offsets(&mut offsets, n, pairs.iter().copied());
+        let mut fill = offsets.clone();
+        let mut adjacent = vec![0u32; offsets[n] as usize];
+        for &(a, b) in &pairs {
+            for (from, to) in [(a, b), (b, a)] {
+                adjacent[fill[from as usize] as usize] = to;
+                fill[from as usize] += 1;
+            }
+        }
+        Self { offsets, adjacent }
+    }
+
+    /// The bodies linked to body `k`.
+    fn of(&self, k: u32) -> &[u32] {
+        &self.adjacent[self.offsets[k as usize] as usize..self.offsets[k as usize + 1] as usize]
     }
 }
 
@@ -229,35 +257,13 @@ pub(crate) fn island_of(
     start: u32,
 ) -> Vec<u32> {
     let dynamic = |k: u32| bodies.at(k).kind == BodyKind::Dynamic;
-    let links: Vec<(u32, u32)> = contacts
-        .as_slice()
-        .iter()
-        .filter(|c| c.touching)
-        .map(|c| (c.a, c.b))
-        .chain(
-            joints
-                .iter()
-                .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
-        )
-        .filter(|&(a, b)| dynamic(a) && dynamic(b))
-        .collect();
-    let n = bodies.key_bound();
-    let mut offsets = Vec::new();
-    row_offsets(&mut offsets, n, links.iter().copied());
-    let mut fill = offsets.clone();
-    let mut adjacent = vec![0u32; offsets[n] as usize];
-    for &(a, b) in &links {
-        for (from, to) in [(a, b), (b, a)] {
-            adjacent[fill[from as usize] as usize] = to;
-            fill[from as usize] += 1;
-        }
-    }
-    let mut seen = vec![false; n];
+    let links = Links::new(bodies, contacts, joints, |a, b| dynamic(a) && dynamic(b));
+    let mut seen = vec![false; bodies.key_bound()];
     let (mut island, mut stack) = (Vec::new(), vec![start]);
     seen[start as usize] = true;
     while let Some(k) = stack.pop() {
         island.push(k);
-        for &o in &adjacent[offsets[k as usize] as usize..offsets[k as usize + 1] as usize] {
+        for &o in links.of(k) {
             if !std::mem::replace(&mut seen[o as usize], true) {
                 stack.push(o);
             }
