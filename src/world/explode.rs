@@ -109,30 +109,45 @@ impl ExplosionDef {
     }
 }
 
-/// A convex piece's point nearest to `c` (world) and their distance (metres; 0 when `c` is
-/// inside it, the point then being the piece's centre), and the piece's width across `line`
-/// (a unit direction) as a function of it.
-fn nearest(piece: &Shape, x: &Transform, c: Vec2) -> Option<(Vec2, Real, Vec<Vec2>, Real)> {
+/// Where an explosion at `c` (world) meets a convex piece placed at `x`: the piece's point nearest
+/// to `c` (world; its centre when `c` is inside it), their distance (metres, 0 inside), and the
+/// piece's width across the direction from `c` to that point (metres; `None` when `c` is the
+/// piece's centre, which gives no direction). Worked in the piece's frame: nothing allocated.
+fn blast_on(piece: &Shape, x: &Transform, c: Vec2) -> Option<(Vec2, Real, Vec2, Real)> {
     let core = piece.core()?;
-    let points: Vec<Vec2> = core.points.iter().map(|p| x.transform_point(*p)).collect();
-    let (closest, distance) = if points.len() == 1 {
-        let d = c.distance(points[0]) - core.radius;
-        let dir = (c - points[0]).normalize_or_zero();
-        (points[0] + core.radius * dir, d)
+    let local = x.inv_transform_point(c);
+    let (closest, distance) = if core.points.len() == 1 {
+        let centre = core.points[0];
+        let outward = (local - centre).normalize_or_zero();
+        (
+            centre + core.radius * outward,
+            local.distance(centre) - core.radius,
+        )
     } else {
-        let normals: Vec<Vec2> = core
-            .normals
-            .iter()
-            .map(|n| x.transform_vector(*n))
-            .collect();
-        let r = point_core(&points, &normals, c);
+        let r = point_core(core.points, core.normals, local);
         (r.closest + core.radius * r.normal, r.distance - core.radius)
     };
-    if distance <= 0.0 {
-        let centre = points.iter().copied().sum::<Vec2>() / points.len() as Real;
-        return Some((centre, 0.0, points, core.radius));
-    }
-    Some((closest, distance, points, core.radius))
+    let at = if distance > 0.0 {
+        closest
+    } else {
+        core.points.iter().copied().sum::<Vec2>() / core.points.len() as Real
+    };
+    let direction = (at - local).try_normalize()?;
+    let line = direction.perp();
+    let (lo, hi) = core
+        .points
+        .iter()
+        .fold((Real::MAX, Real::MIN), |(lo, hi), p| {
+            let s = p.dot(line);
+            (lo.min(s), hi.max(s))
+        });
+    let width = hi - lo + 2.0 * core.radius;
+    Some((
+        x.transform_point(at),
+        distance.max(0.0),
+        x.transform_vector(direction),
+        width,
+    ))
 }
 
 impl World {
@@ -149,61 +164,46 @@ impl World {
             min: c - Vec2::splat(reach),
             max: c + Vec2::splat(reach),
         };
-        let mut keys = Vec::new();
-        self.broad_phase.query(&probe, |key| {
-            keys.push(key);
-            true
-        });
-        keys.sort_unstable();
-        keys.dedup();
         let filter = QueryFilter {
             sensors: false,
             ..def.filter
         };
         let mut pushed = Vec::new();
-        for key in keys {
+        for id in self.query_aabb(&probe) {
+            let key = id.index;
             if self.bodies.at(key).kind != BodyKind::Dynamic {
                 continue;
             }
-            // The impulses on this body's pieces: (point, impulse).
-            let mut blows: Vec<(Vec2, Vec2)> = Vec::new();
+            let b = self.bodies.at(key);
+            let (inv_mass, inv_inertia, centre) = (b.inv_mass, b.inv_inertia, b.pose.translation);
+            // The velocity change the pieces' impulses add up to, and whether any piece was hit.
+            let (mut dv, mut dw, mut hit) = (Vec2::ZERO, 0.0, false);
             self.visit_shapes(key, &filter, &mut |_, piece, xp| {
-                let Some((at, distance, points, radius)) = nearest(piece, xp, c) else {
-                    return;
+                let Some((at, distance, direction, width)) = blast_on(piece, xp, c) else {
+                    return; // not convex, or the centre is the piece's own: no way to push it
                 };
                 if distance > reach {
                     return;
                 }
-                let Some(direction) = (at - c).try_normalize() else {
-                    return; // the centre is the piece's own centre: no way to push it
-                };
-                let line = direction.perp();
-                let (lo, hi) = points.iter().fold((Real::MAX, Real::MIN), |(lo, hi), p| {
-                    let s = p.dot(line);
-                    (lo.min(s), hi.max(s))
-                });
-                let width = hi - lo + 2.0 * radius;
                 let scale = if distance <= def.radius || def.falloff <= 0.0 {
                     1.0
                 } else {
                     ((reach - distance) / def.falloff).clamp(0.0, 1.0)
                 };
-                blows.push((at, def.impulse_per_length * width * scale * direction));
+                let j = def.impulse_per_length * width * scale * direction;
+                dv += inv_mass * j;
+                dw += inv_inertia * (at - centre).perp_dot(j);
+                hit = true;
             });
-            if blows.is_empty() {
+            if !hit {
                 continue;
             }
             let body = self.bodies.at_mut(key);
-            let (mut v, mut w) = (body.linear_velocity, body.angular_velocity);
-            for (at, j) in blows {
-                v += body.inv_mass * j;
-                w += body.inv_inertia * (at - body.pose.translation).perp_dot(j);
-            }
-            (body.linear_velocity, body.angular_velocity) = clamp_speeds(v, w);
+            (body.linear_velocity, body.angular_velocity) =
+                clamp_speeds(body.linear_velocity + dv, body.angular_velocity + dw);
             body.wake();
-            pushed.push(self.bodies.id(key));
+            pushed.push(id);
         }
-        pushed.sort();
         Ok(pushed)
     }
 }
