@@ -6,8 +6,8 @@
 //! always the user's frame.
 
 use crate::dynamics::body_input::{
-    check_finite, check_material, check_position, check_speeds, check_transform, error_label,
-    non_negative, within,
+    check_finite, check_locked_spin, check_material, check_position, check_speeds, check_transform,
+    error_label, non_negative, within,
 };
 pub use crate::dynamics::body_input::{BodyError, BodyId, BodyKind};
 use crate::dynamics::contact_math::{point_velocity, relative_velocity, InverseMass};
@@ -779,20 +779,6 @@ pub(crate) fn inverse_inertia(inertia: Real, fixed: bool) -> Real {
     } else {
         0.0
     }
-}
-
-/// Checks an angular velocity (rad/s) given to body `body` whose rotation is locked: it must be 0.
-pub(crate) fn check_locked_spin(body: &str, angular_velocity: Real) -> Result<(), BodyError> {
-    if angular_velocity != 0.0 {
-        return Err(BodyError::OutOfRange {
-            body: body.to_string(),
-            field: "angular_velocity",
-            value: angular_velocity,
-            expected: "0 for a body with fixed rotation (unlock it with \
-                       World::set_fixed_rotation first)",
-        });
-    }
-    Ok(())
 }
 
 /// Checks that a definition's motion settings agree: a locked rotation has no spin, and a body

@@ -332,3 +332,17 @@ pub(crate) fn error_label(name: &str) -> String {
     }
     out
 }
+
+/// Checks an angular velocity (rad/s) given to body `body` whose rotation is locked: it must be 0.
+pub(crate) fn check_locked_spin(body: &str, angular_velocity: Real) -> Result<(), BodyError> {
+    if angular_velocity != 0.0 {
+        return Err(BodyError::OutOfRange {
+            body: body.to_string(),
+            field: "angular_velocity",
+            value: angular_velocity,
+            expected: "0 for a body with fixed rotation (unlock it with \
+                       World::set_fixed_rotation first)",
+        });
+    }
+    Ok(())
+}

@@ -52,9 +52,10 @@ pub use snapshot::SnapshotError;
 
 use crate::broadphase::{BroadPhase, ProxyType};
 use crate::constants::MAX_FORCE;
-use crate::dynamics::body::{build_body, check_locked_spin};
+use crate::dynamics::body::build_body;
 use crate::dynamics::body_input::{
-    check_finite, check_position, check_speeds, check_transform, check_vector, within,
+    check_finite, check_locked_spin, check_position, check_speeds, check_transform, check_vector,
+    within,
 };
 
 /// The range of forces, torques and impulses, for errors.
