@@ -44,9 +44,10 @@ pub(crate) fn point_core(points: &[Vec2], normals: &[Vec2], c: Vec2) -> PointCor
     let next = if best + 1 == n { 0 } else { best + 1 };
     let v1 = points[best];
     let v2 = points[next];
-    // `>=`: a point on the line of a segment core but past its end has zero separation on both
-    // sides and still lies in a vertex region.
-    if best_s >= 0.0 {
+    // A segment core (two points) has no inside: a point on its line, where rounding can make
+    // both sides' separations slightly negative, may still lie past an end, in a vertex region.
+    // For a polygon, `>=`: a point on an edge's line past its end is in a vertex region too.
+    if best_s >= 0.0 || n == 2 {
         if (c - v1).dot(v2 - v1) < 0.0 {
             return vertex_result(c, v1, best);
         }
@@ -224,6 +225,29 @@ fn convex_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Dist
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+
+    #[test]
+    fn a_point_on_a_segments_line_past_its_end_is_its_ends_distance_away() {
+        // A box corner that lies on a tilted segment's line, 0.41 m past its end: rounding puts
+        // it a hair behind both sides (the case a character mover's leg check found, where the
+        // segment's line passed exactly through the box's corner).
+        let points = [
+            Vec2::new(-0.06124542517411191, -0.7570652940023723),
+            Vec2::new(-1.694421126244368, -2.1687053846152757),
+        ];
+        let n = Vec2::new(-0.6539303027299218, 0.7565547958816684);
+        let corner = Vec2::new(0.2506395600811933, -0.48748661452649933);
+        let r = point_core(&points, &[n, -n], corner);
+        assert_relative_eq!(r.distance, (corner - points[0]).length(), epsilon = 1e-12);
+        assert_eq!(r.closest, points[0]);
+        // Across the whole segment's line, beyond either end, the same holds.
+        for k in 1..50 {
+            let along = points[0] - points[1];
+            let past = points[0] + along * (0.01 * Real::from(k));
+            let r = point_core(&points, &[n, -n], past);
+            assert_relative_eq!(r.distance, (past - points[0]).length(), epsilon = 1e-12);
+        }
+    }
 
     fn unit_square() -> ([Vec2; 4], [Vec2; 4]) {
         (
