@@ -10,12 +10,17 @@
 //!   and every hit of rays across the pyramid, a box swept 5 m, and a disc's overlaps.
 //! * `game/sleep/*`: ten resting walls of 100 boxes after 2.5 s, per step, with sleeping off and
 //!   on (all asleep).
+//! * `game/character/*`: one `CharacterMover::move_and_slide` of a capsule walking at 5 m/s
+//!   under gravity over rolling ground of 1,000 segments (slopes up to 35°), per call, from each
+//!   of the 600 poses of a walk along it: the segments as 1,000 static bodies, and as one chain.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 use sweep2d::analysis::scenes;
-use sweep2d::{BodyDef, BodyKind, Filter, QueryFilter, Shape, Transform, Vec2, World};
+use sweep2d::{
+    BodyDef, BodyKind, CharacterMover, Filter, QueryFilter, Shape, Transform, Vec2, World,
+};
 
 /// Times the 60 steps after `snapshot`, per step.
 fn bench_steps(c: &mut Criterion, name: &str, snapshot: &World) {
@@ -169,7 +174,72 @@ fn sleeping(c: &mut Criterion) {
     bench_steps(c, "game/sleep/walls_1000_asleep", &walls(true));
 }
 
+/// Rolling ground: 1,001 points 0.5 m apart along x, heights on two sines (slopes up to 35°).
+fn rolling_ground() -> Vec<Vec2> {
+    (0..=1000)
+        .map(|i| {
+            let x = 0.5 * f64::from(i);
+            Vec2::new(x, 1.2 * (0.3 * x).sin() + 0.4 * (1.1 * x).sin())
+        })
+        .collect()
+}
+
+/// A world with the rolling ground as 1,000 static segment bodies, or as one chain.
+fn level(chain: bool) -> World {
+    let mut w = World::new(sweep2d::WorldConfig::default());
+    let points = rolling_ground();
+    let stat = |shape| BodyDef {
+        kind: BodyKind::Static,
+        shape,
+        ..BodyDef::default()
+    };
+    if chain {
+        let ground = Shape::chain(&points, false).expect("a chain");
+        w.add_body(stat(ground)).expect("the ground");
+    } else {
+        for pair in points.windows(2) {
+            let segment = Shape::segment(pair[0], pair[1]).expect("a segment");
+            w.add_body(stat(segment)).expect("a segment");
+        }
+    }
+    w
+}
+
+fn character(c: &mut Criterion) {
+    const DT: f64 = 1.0 / 60.0;
+    for (name, chain) in [("segments_1000", false), ("chain_1000", true)] {
+        let w = level(chain);
+        let mover = CharacterMover::new(
+            Shape::capsule(Vec2::new(0.0, -0.5), Vec2::new(0.0, 0.5), 0.3).expect("a capsule"),
+        );
+        let filter = QueryFilter::default();
+        // A walk along the ground: the poses and moves the bench replays.
+        let mut pose = Transform::new(Vec2::new(5.0, 4.0), 0.0);
+        let mut fall = 0.0;
+        let mut frames = Vec::new();
+        for _ in 0..600 {
+            fall -= 9.81 * DT;
+            let desired = Vec2::new(5.0 * DT, fall * DT);
+            frames.push((pose, desired));
+            let r = mover.move_and_slide(&w, pose, desired, &filter);
+            if r.grounded {
+                fall = 0.0;
+            }
+            pose = r.transform;
+        }
+        let mut k = 0;
+        c.bench_function(&format!("game/character/{name}"), |b| {
+            b.iter(|| {
+                k = (k + 1) % frames.len();
+                let (pose, desired) = frames[k];
+                black_box(mover.move_and_slide(&w, pose, desired, &filter).transform)
+            })
+        });
+    }
+}
+
 fn benches(c: &mut Criterion) {
+    character(c);
     filters(c);
     sensors(c);
     queries(c);

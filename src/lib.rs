@@ -12,6 +12,9 @@
 //! * [`dynamics`] and [`world`]: bodies, contact arithmetic, the fixed-step [`World`] with its
 //!   soft-step contact solver, continuous pass (impacts in time order, no time loss), events and
 //!   queries.
+//! * [`character`]: [`CharacterMover`], which moves a character's shape through a world by
+//!   shape casts (slides, slopes, steps, ground snapping, platforms) without ever passing
+//!   through geometry.
 //! * [`analysis`]: tooling on top of the engine: built-in scenes, scene files, a recorder, plots
 //!   and a proptest kit (the optional parts behind features).
 //!
@@ -43,6 +46,7 @@
 pub mod analysis;
 pub mod broadphase;
 mod cache;
+pub mod character;
 pub mod constants;
 pub mod dynamics;
 pub mod math;
@@ -56,6 +60,9 @@ mod nalgebra_interop;
 
 pub use glam;
 
+pub use character::{
+    CharacterMover, GroundContact, MoveCollision, MoveResult, MoverError, Surface,
+};
 pub use constants::MAX_POLYGON_VERTICES;
 pub use dynamics::{
     Body, BodyDef, BodyError, BodyId, BodyKind, DistanceJointDef, Filter, JointCommon, JointDef,
@@ -80,3 +87,8 @@ pub use world::{
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The character mover's guide runs as a doctest too.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/character.md")]
+struct CharacterDoctests;

@@ -240,6 +240,13 @@ impl Body {
         self.pose * Transform::from_translation(-self.local_center)
     }
 
+    /// Pose of the body's frame in the world at the start of the last step (where
+    /// [`Body::transform`] was before it): the two give the body's motion over the step.
+    #[must_use]
+    pub fn previous_transform(&self) -> Transform {
+        self.previous_pose * Transform::from_translation(-self.local_center)
+    }
+
     /// The body's pose interpolated between the start (`alpha = 0`) and the end (`alpha = 1`) of the
     /// last step, for rendering between fixed steps (see [`World::advance`](crate::World::advance)).
     /// The centre of mass moves linearly and the angle along the shorter arc.

@@ -251,6 +251,32 @@ fn with_indices(f: impl FnOnce(&mut Vec<u32>, &mut Vec<u32>)) {
     });
 }
 
+/// Calls `f` with each convex piece of `s` placed at `x` whose world box meets `near` (every
+/// piece for `None`), in increasing piece order, through the compound's piece index when it has
+/// one: a query near a ground of a thousand pieces opens only the pieces near it.
+pub(crate) fn visit_pieces_near(
+    s: &Shape,
+    x: &Transform,
+    near: Option<&Aabb>,
+    f: &mut dyn FnMut(&Shape, &Transform, usize),
+) {
+    let Some(near) = near else {
+        return visit_pieces(s, x, f);
+    };
+    if s.is_convex() {
+        if s.aabb(x).overlaps(near) {
+            f(s, x, 0);
+        }
+        return;
+    }
+    let mut scratch = Vec::new();
+    pieces_meeting(s, x, Some(near), &mut scratch, &mut |piece, xp, i| {
+        if piece.aabb(xp).overlaps(near) {
+            f(piece, xp, i);
+        }
+    });
+}
+
 /// Calls `f` with each convex piece of `s` placed at `x` (a convex shape is its own piece 0).
 pub(crate) fn visit_pieces(s: &Shape, x: &Transform, f: &mut dyn FnMut(&Shape, &Transform, usize)) {
     match s {

@@ -178,7 +178,7 @@ impl World {
             let (inv_mass, inv_inertia, centre) = (b.inv_mass, b.inv_inertia, b.pose.translation);
             // The velocity change the pieces' impulses add up to, and whether any piece was hit.
             let (mut dv, mut dw, mut hit) = (Vec2::ZERO, 0.0, false);
-            self.visit_shapes(key, &filter, &mut |_, piece, xp| {
+            self.visit_shapes(key, &filter, None, &mut |_, piece, xp| {
                 let Some((at, distance, direction, width)) = blast_on(piece, xp, c) else {
                     return; // not convex, or the centre is the piece's own: no way to push it
                 };

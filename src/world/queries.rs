@@ -6,7 +6,7 @@ use super::World;
 use crate::dynamics::{Body, BodyId, Filter, ShapeDef, ShapeId};
 use crate::math::{Aabb, Real, Transform, Vec2};
 use crate::query::{
-    contains_point, intersects, ray_cast, time_of_impact, visit_pieces, Motion, RayHit,
+    contains_point, intersects, ray_cast, time_of_impact, visit_pieces_near, Motion, RayHit,
 };
 use crate::shape::Shape;
 
@@ -129,7 +129,7 @@ impl World {
     ) -> Vec<WorldRayHit> {
         let id = self.bodies.id(key);
         let mut hits: Vec<WorldRayHit> = Vec::new();
-        self.visit_shapes(key, filter, &mut |shape_index, piece, xp| {
+        self.visit_shapes(key, filter, None, &mut |shape_index, piece, xp| {
             let Some(hit) = ray_cast(piece, xp, origin, translation) else {
                 return;
             };
@@ -151,17 +151,19 @@ impl World {
     }
 
     /// Calls `f(shape number, piece, piece pose)` for every convex piece of body `key`'s shapes
-    /// that `filter` sees (sensors from the body's sensor list), world poses.
+    /// that `filter` sees (sensors from the body's sensor list), world poses; only the pieces
+    /// whose boxes meet `near` when it is given (a compound's piece index finds them).
     pub(super) fn visit_shapes(
         &self,
         key: u32,
         filter: &QueryFilter,
+        near: Option<&Aabb>,
         f: &mut dyn FnMut(u32, &Shape, &Transform),
     ) {
         let body = self.bodies.at(key);
         let id = self.bodies.id(key);
         if body.solid {
-            visit_pieces(&body.com_shape, &body.pose, &mut |piece, xp, j| {
+            visit_pieces_near(&body.com_shape, &body.pose, near, &mut |piece, xp, j| {
                 let def = body.piece_shape(j);
                 if filter.sees(id, def) {
                     f(body.piece_shape_index(j), piece, xp);
@@ -172,10 +174,30 @@ impl World {
             for (slot, shape) in &body.sensors {
                 let s = &body.shapes[*slot as usize];
                 if filter.sees(id, &s.def) {
-                    visit_pieces(shape, &body.pose, &mut |piece, xp, _| f(s.index, piece, xp));
+                    visit_pieces_near(shape, &body.pose, near, &mut |piece, xp, _| {
+                        f(s.index, piece, xp);
+                    });
                 }
             }
         }
+    }
+
+    /// Calls `f(body, shape, piece, piece pose)` for every convex piece that `filter` sees whose
+    /// box meets `near` (world metres, world poses): the broad phase, then the pieces' boxes.
+    /// What the character mover (`character/`) casts and tests against.
+    pub(crate) fn visit_pieces_in(
+        &self,
+        near: &Aabb,
+        filter: &QueryFilter,
+        f: &mut dyn FnMut(BodyId, ShapeId, &Shape, &Transform),
+    ) {
+        self.broad_phase.query(near, |key| {
+            let id = self.bodies.id(key);
+            self.visit_shapes(key, filter, Some(near), &mut |index, piece, xp| {
+                f(id, ShapeId { body: id, index }, piece, xp);
+            });
+            true
+        });
     }
 
     /// The first shape that `shape`, placed at `transform` and moved by `translation` (world
@@ -202,7 +224,7 @@ impl World {
         let mut best: Option<ShapeCastHit> = None;
         self.broad_phase.query(&swept, |key| {
             let id = self.bodies.id(key);
-            self.visit_shapes(key, filter, &mut |index, piece, xp| {
+            self.visit_shapes(key, filter, Some(&swept), &mut |index, piece, xp| {
                 let still = Motion::new(*xp, Vec2::ZERO, 0.0);
                 let Some(toi) = time_of_impact(shape, &motion, piece, &still) else {
                     return;
@@ -235,9 +257,10 @@ impl World {
         if !transform.is_finite() {
             return out;
         }
-        self.broad_phase.query(&shape.aabb(transform), |key| {
+        let near = shape.aabb(transform);
+        self.broad_phase.query(&near, |key| {
             let id = self.bodies.id(key);
-            self.visit_shapes(key, filter, &mut |index, piece, xp| {
+            self.visit_shapes(key, filter, Some(&near), &mut |index, piece, xp| {
                 let sid = ShapeId { body: id, index };
                 if !out.contains(&sid) && intersects(shape, transform, piece, xp) {
                     out.push(sid);
