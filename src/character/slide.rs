@@ -200,11 +200,11 @@ impl<'a> Slide<'a> {
         }
         let drop = raised.translation - pose.translation;
         let landing = self.cast(&ahead, -drop)?;
-        if self.surface(landing.normal) != Surface::Ground {
-            return None;
-        }
         let mut landed = ahead;
         landed.translation -= drop * landing.fraction;
+        if !self.stands_on(&landing, &landed) {
+            return None;
+        }
         self.record(&landing, &landed, -drop);
         let done = forward.map_or(1.0, |f| f.fraction);
         Some((landed, level * (1.0 - done)))
@@ -217,26 +217,60 @@ impl<'a> Slide<'a> {
             return pose;
         }
         let drop = -self.mover.up * self.mover.snap_distance;
-        match self.cast(&pose, drop) {
-            Some(hit) if self.surface(hit.normal) == Surface::Ground => {
-                let mut snapped = pose;
-                snapped.translation += drop * hit.fraction;
-                self.record(&hit, &snapped, drop);
-                snapped
-            }
-            _ => pose,
+        let Some(hit) = self.cast(&pose, drop) else {
+            return pose;
+        };
+        let mut snapped = pose;
+        snapped.translation += drop * hit.fraction;
+        if !self.stands_on(&hit, &snapped) {
+            return pose;
         }
+        self.record(&hit, &snapped, drop);
+        snapped
     }
 
-    /// The ground within `2 × skin` below `pose`, if any.
+    /// The ground within `2 × skin` below `pose`, if any: the first surface below that is
+    /// ground (see [`Slide::stands_on`]).
     fn ground_under(&mut self, pose: &Transform) -> Option<GroundContact> {
-        let hit = self.cast(pose, -self.mover.up * self.mover.skin)?;
-        (self.surface(hit.normal) == Surface::Ground).then_some(GroundContact {
+        let hits = self.hits(pose, -self.mover.up * self.mover.skin);
+        let hit = hits.into_iter().find(|h| self.stands_on(h, pose))?;
+        Some(GroundContact {
             body: hit.body,
             shape: hit.shape,
             normal: hit.normal,
             point: hit.point,
         })
+    }
+
+    /// Whether the mover at `pose` stands on the surface `hit`: its contact normal is ground,
+    /// or it rests on an edge (a corner of a step or a ledge, where a round shape's contact
+    /// normal leans toward the mover) whose surface just beyond the edge is ground. That surface
+    /// is found by a short ray down, starting `skin` past the contact point on the far side from
+    /// the mover's centre.
+    fn stands_on(&self, hit: &Hit, pose: &Transform) -> bool {
+        let up = self.mover.up;
+        if self.surface(hit.normal) == Surface::Ground {
+            return true;
+        }
+        if hit.normal.dot(up) <= 0.0 {
+            return false;
+        }
+        let outward = hit.point - pose.translation;
+        let level = outward - up * outward.dot(up);
+        if level.length() <= MIN_MOVE {
+            return false;
+        }
+        let skin = self.mover.skin;
+        let origin = hit.point + level.normalize() * skin + up * skin;
+        self.world
+            .ray_cast_closest(origin, -up * (3.0 * skin), self.filter)
+            .is_some_and(|r| {
+                // A ray that starts inside the shape (fraction 0) found no surface beyond the
+                // edge: the contact is on a rounded side, not an edge.
+                r.shape == hit.shape
+                    && r.hit.fraction > 0.0
+                    && self.surface(r.hit.normal) == Surface::Ground
+            })
     }
 
     /// Pushes the mover out of the shapes it starts inside: along each overlap's minimum
@@ -298,14 +332,20 @@ impl<'a> Slide<'a> {
         (pose, hit)
     }
 
-    /// The first surface the mover at `pose` meets moving by `d` (world metres): the earliest
-    /// time at which it comes within `skin` of a shape it moves toward, among the shapes the
-    /// filter sees and the game accepts. A shape within `skin` (or overlapping) at the start
-    /// that the move does not go into is passed: along its separating axis the gap can only grow.
+    /// The first surface the mover at `pose` meets moving by `d` (world metres): see
+    /// [`Slide::hits`].
     fn cast(&mut self, pose: &Transform, d: Vec2) -> Option<Hit> {
+        self.hits(pose, d).into_iter().next()
+    }
+
+    /// The surfaces the mover at `pose` meets moving by `d` (world metres), earliest first: for
+    /// each shape the filter sees and the game accepts, the time at which the mover comes within
+    /// `skin` of it. A shape within `skin` (or overlapping) at the start that the move does not
+    /// go into is passed: along its separating axis the gap can only grow.
+    fn hits(&mut self, pose: &Transform, d: Vec2) -> Vec<Hit> {
         let length = d.length();
         if length <= MIN_MOVE {
-            return None;
+            return Vec::new();
         }
         let mover = self.mover;
         let skin = mover.skin;
@@ -344,13 +384,11 @@ impl<'a> Slide<'a> {
             });
         candidates.sort_by(|a, b| a.fraction.total_cmp(&b.fraction));
         let mut at = *pose;
-        for hit in candidates {
+        candidates.retain(|hit| {
             at.translation = pose.translation + d * hit.fraction;
-            let collision = self.collision(&hit, &at, d);
-            if (self.accept)(&collision) {
-                return Some(hit);
-            }
-        }
-        None
+            let collision = self.collision(hit, &at, d);
+            (self.accept)(&collision)
+        });
+        candidates
     }
 }
