@@ -163,29 +163,40 @@ fn slopes_just_under_the_limit_are_climbed_and_just_over_are_not() {
 
 #[test]
 fn steps_just_under_the_step_height_are_climbed_and_just_over_are_not() {
-    for (height, climbs) in [(0.24, true), (0.26, false)] {
-        let mut w = world();
-        block(&mut w, v(-10.0, -1.0), v(30.0, 0.0));
-        block(&mut w, v(2.0, 0.0), v(30.0, height));
-        let mover = box_mover();
-        assert_eq!(mover.step_height, 0.25);
-        let start = at(0.0, 0.8 + mover.skin);
-        let frames = walk(&w, &mover, start, 2.0, 120);
-        let end = frames.last().unwrap();
-        let p = end.transform.translation;
-        if climbs {
-            assert!(
-                (p.y - (height + 0.8 + mover.skin)).abs() < 1e-6,
-                "{height}: {p}"
-            );
-            assert!((p.x - 4.0).abs() < 1e-6, "{height}: {p}");
-            assert!(end.grounded);
-        } else {
-            assert!(
-                (p.x - (2.0 - 0.3 - mover.skin)).abs() < 1e-6,
-                "{height}: {p}"
-            );
-            assert!((p.y - (0.8 + mover.skin)).abs() < 1e-6, "{height}: {p}");
+    for capsule in [false, true] {
+        for (height, climbs) in [(0.24, true), (0.26, false)] {
+            let mut w = world();
+            block(&mut w, v(-10.0, -1.0), v(30.0, 0.0));
+            block(&mut w, v(2.0, 0.0), v(30.0, height));
+            let mover = if capsule {
+                capsule_mover()
+            } else {
+                box_mover()
+            };
+            assert_eq!(mover.step_height, 0.25);
+            let skin = mover.skin;
+            let start = at(0.0, 0.8 + skin);
+            let frames = walk(&w, &mover, start, 2.0, 120);
+            let end = frames.last().unwrap();
+            let p = end.transform.translation;
+            let case = format!("capsule {capsule}, step {height}: {p}");
+            if climbs {
+                assert!((p.y - (height + 0.8 + skin)).abs() < 1e-6, "{case}");
+                assert!((p.x - 4.0).abs() < 1e-6, "{case}");
+                assert!(end.grounded, "{case}");
+                assert!(frames.iter().all(|r| r.grounded), "{case}: left the ground");
+            } else {
+                // Stopped `skin` from the step's face (box) or its corner (the capsule's lower
+                // cap, centred 0.3 + skin above the floor).
+                let stop = if capsule {
+                    let dy = 0.3 + skin - height;
+                    2.0 - ((0.3 + skin).powi(2) - dy * dy).sqrt()
+                } else {
+                    2.0 - 0.3 - skin
+                };
+                assert!((p.x - stop).abs() < 1e-6, "{case}, expected x = {stop}");
+                assert!((p.y - (0.8 + skin)).abs() < 1e-6, "{case}");
+            }
         }
     }
 }

@@ -202,12 +202,32 @@ impl<'a> Slide<'a> {
         let landing = self.cast(&ahead, -drop)?;
         let mut landed = ahead;
         landed.translation -= drop * landing.fraction;
-        if !self.stands_on(&landing, &landed) {
+        // The step's top, measured from the ground the mover stood on (`skin` below its lowest
+        // point): no taller than `step_height`, whatever the shape's rounding lets it reach.
+        let rise =
+            (landing.point - pose.translation).dot(up) - (self.lowest(&pose) - self.mover.skin);
+        if rise > self.mover.step_height || !self.stands_on(&landing, &landed) {
             return None;
         }
         self.record(&landing, &landed, -drop);
         let done = forward.map_or(1.0, |f| f.fraction);
         Some((landed, level * (1.0 - done)))
+    }
+
+    /// The mover's lowest point at `pose`, as a height along `up` relative to `pose`'s origin
+    /// (metres, negative below it).
+    fn lowest(&self, pose: &Transform) -> Real {
+        let up = self.mover.up;
+        // Validated convex, so it has a core; a shape without one has no lowest point below 0.
+        let Some(core) = self.mover.shape.core() else {
+            return 0.0;
+        };
+        let r = pose.rotation;
+        core.points
+            .iter()
+            .map(|p| r.rotate(*p).dot(up))
+            .fold(Real::INFINITY, Real::min)
+            - core.radius
     }
 
     /// After a walk that started on the ground and did not go up: if no ground is under the end
