@@ -153,5 +153,17 @@ fn gameplay_contract() -> Result<(), Box<dyn std::error::Error>> {
         world.body(platform).map(|b| b.kind()),
         Some(sweep2d::BodyKind::Dynamic)
     );
+    // The character mover, as the contract writes it.
+    let mover: sweep2d::CharacterMover = sweep2d::CharacterMover::new(Shape::circle(0.25)?);
+    let from = Transform::new(Vec2::new(-20.0, 5.0), 0.0);
+    let moved: sweep2d::MoveResult = mover.move_and_slide(
+        &world,
+        from,
+        Vec2::new(0.0, -1.0),
+        &sweep2d::QueryFilter::default(),
+    );
+    let (_, _, _): (Transform, bool, Vec<sweep2d::MoveCollision>) =
+        (moved.transform, moved.grounded, moved.collisions.clone());
+    assert!(moved.error.is_none());
     Ok(())
 }

@@ -49,7 +49,8 @@ fn every_shipped_scene_loads_and_the_demo_round_trips() {
             let built = file
                 .build()
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert_eq!(built.world.body_count(), file.bodies.len());
+            let character = usize::from(file.character.is_some());
+            assert_eq!(built.world.body_count(), file.bodies.len() + character);
             // Writing and reading back gives the same scene.
             assert_eq!(SceneFile::from_json(&file.to_json()).unwrap(), file);
             count += 1;
@@ -536,4 +537,100 @@ fn the_blade_passes_a_body_it_keeps_meeting_instead_of_holding_it() {
             );
         }
     }
+}
+
+const CHARACTER: &str = r#"{
+  "steps": 240,
+  "bodies": [
+    {"name": "ground", "kind": "static", "position": [0, -0.5],
+     "shape": {"type": "rectangle", "half_extents": [20, 0.5]}},
+    {"name": "step", "kind": "static", "position": [5, 0.1],
+     "shape": {"type": "rectangle", "half_extents": [1, 0.1]}}
+  ],
+  "character": {"name": "hero", "position": [0, 0.81], "walk_speed": 3,
+                "script": [{"time": 0, "walk": 1}, {"time": 1.0, "walk": 1, "jump": true},
+                           {"time": 2.0, "walk": 0}]}
+}"#;
+
+#[test]
+fn a_character_walks_by_its_script_up_a_step_and_jumps_once() {
+    let mut scene = SceneFile::load(CHARACTER).unwrap();
+    assert_eq!(scene.bodies.len(), 3);
+    assert_eq!(scene.bodies[2].1, "hero");
+    let body = scene.bodies[2].0;
+    assert_eq!(
+        scene.world.body(body).unwrap().kind(),
+        sweep2d::BodyKind::Kinematic
+    );
+    let mut peak: f64 = 0.0;
+    let mut jumps = 0;
+    let mut was_grounded = true;
+    for _ in 0..240 {
+        scene.step(None).unwrap();
+        let c = scene.character.as_ref().unwrap();
+        peak = peak.max(c.transform().translation.y);
+        if was_grounded && c.velocity().y > 1.0 {
+            jumps += 1;
+        }
+        was_grounded = c.grounded();
+    }
+    let c = scene.character.as_ref().unwrap();
+    // Two seconds at 3 m/s, then standing: x = 6 m, on the 0.2 m step (4 to 6 m).
+    let p = c.transform().translation;
+    assert!((p.x - 6.0).abs() < 1e-9, "{p}");
+    assert!((p.y - (0.2 + 0.81)).abs() < 1e-9, "{p}");
+    assert!(c.grounded());
+    // The jump at 1 s starts at 7 m/s: it rises 7²/(2 · 9.81) = 2.50 m (less a step's worth of
+    // gravity), once.
+    assert_eq!(jumps, 1);
+    assert!(peak > 0.81 + 2.3 && peak < 0.81 + 2.5, "peak {peak}");
+    // The body follows the mover one step behind, with the mover's velocity.
+    scene.step(None).unwrap();
+    let b = scene.world.body(body).unwrap();
+    assert!((b.transform().translation - p).length() < 1e-9);
+}
+
+#[test]
+fn a_bad_character_is_refused_naming_its_field() {
+    let with = |character: &str| {
+        format!(
+            r#"{{"bodies": [{{"name": "ground", "kind": "static", "position": [0, 0],
+                "shape": {{"type": "circle", "radius": 1}}}}], "character": {character}}}"#
+        )
+    };
+    let cases = [
+        (
+            r#"{"position": [0, 3], "walk_speed": -1}"#,
+            "character.walk_speed",
+        ),
+        (r#"{"position": [0, 3], "skin": 0}"#, "character.skin"),
+        (
+            r#"{"position": [0, 3], "max_slope": 3}"#,
+            "character.max_slope",
+        ),
+        (
+            r#"{"name": "ground", "position": [0, 3]}"#,
+            "character.name",
+        ),
+        (
+            r#"{"position": [0, 3], "script": [{"time": 2}, {"time": 1}]}"#,
+            "character.script[1].time",
+        ),
+        (
+            r#"{"position": [0, 3], "script": [{"time": 0, "walk": 2}]}"#,
+            "character.script[0].walk",
+        ),
+        (
+            r#"{"position": [0, 3], "shape": {"type": "chain", "points": [[0, 0], [1, 0], [2, 1]]}}"#,
+            "character.shape",
+        ),
+        (r#"{"position": [1e9, 3]}"#, "character.position"),
+    ];
+    for (character, field) in cases {
+        let e = error_of(&with(character)).to_string();
+        assert!(e.contains(field), "{character}: {e}");
+    }
+    // An unknown field names itself.
+    let e = error_of(&with(r#"{"position": [0, 3], "speed": 2}"#)).to_string();
+    assert!(e.contains("speed"), "{e}");
 }

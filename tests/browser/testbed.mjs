@@ -82,8 +82,27 @@ try {
   await page.screenshot({ path: path.join(artefacts, "testbed-drag.png") });
   await page.mouse.up();
   if (Math.abs(held.y - (body.y + 1.5)) > 0.3) fail(`${body.name} pulled from y ${body.y} to ${held.y}, not near ${body.y + 1.5}`);
+
+  // Drive the character with the keyboard: its script walks right, the left arrow walks it left,
+  // the up arrow jumps.
+  await page.selectOption("#scene", "character");
+  await page.waitForFunction(() => window.sweep2dTestbed.state && window.sweep2dTestbed.state.scene === "character" && window.sweep2dTestbed.state.character, null, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  const start = (await state()).character;
+  await page.keyboard.down("ArrowLeft");
+  await page.waitForTimeout(1000);
+  await page.keyboard.up("ArrowLeft");
+  await page.waitForTimeout(200);
+  const walked = (await state()).character;
+  if (!(walked.x < start.x - 2)) fail(`the left arrow did not walk the character left: x ${start.x} -> ${walked.x}`);
+  if (!walked.grounded) fail("the character is not on the ground after walking");
+  await page.keyboard.press("ArrowUp");
+  await page.waitForTimeout(250);
+  const jumped = (await state()).character;
+  await page.screenshot({ path: path.join(artefacts, "testbed-character.png") });
+  if (!(jumped.y > walked.y + 0.5)) fail(`the up arrow did not jump: y ${walked.y} -> ${jumped.y}`);
   if (errors.length) fail("page errors: " + errors.join("; "));
-  console.log(`testbed ok: ${painted} pixels painted; bounce with the pass on, tunnel with it off; ${body.name} pulled up 1.5 m`);
+  console.log(`testbed ok: ${painted} pixels painted; bounce with the pass on, tunnel with it off; ${body.name} pulled up 1.5 m; the character walked ${(start.x - walked.x).toFixed(2)} m left and jumped ${(jumped.y - walked.y).toFixed(2)} m`);
 } finally {
   await browser.close();
 }

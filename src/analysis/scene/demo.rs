@@ -95,5 +95,6 @@ pub fn demo() -> SceneFile {
         steps: 180,
         bodies,
         joints: Vec::new(),
+        character: None,
     }
 }

@@ -31,10 +31,12 @@ use crate::shape::Shape;
 use crate::world::{World, WorldConfig};
 use serde::{Deserialize, Serialize};
 
+mod character;
 mod demo;
 mod joints;
 mod messages;
 
+pub use character::{CharacterInput, CharacterSpec, InputSpec, SceneCharacter};
 pub use demo::demo;
 use joints::find_body;
 pub use joints::{BodyRef, JointSpec, MotorSpec, SpringSpec};
@@ -77,6 +79,9 @@ pub struct SceneFile {
         deserialize_with = "capped::<_, _, MAX_SCENE_JOINTS>"
     )]
     pub joints: Vec<JointSpec>,
+    /// A character moved by the character mover (default none; see [`CharacterSpec`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub character: Option<CharacterSpec>,
 }
 
 /// An array read only up to `CAP` entries: one more is an error at once, so a file far past the
@@ -334,9 +339,23 @@ pub struct LoadedScene {
     pub bodies: Vec<(BodyId, String)>,
     /// Steps a run simulates (from the file).
     pub steps: u64,
+    /// The scene's character, if it declares one (its body is the last of `bodies`).
+    pub character: Option<SceneCharacter>,
 }
 
 impl LoadedScene {
+    /// Advances one step: the world, then the character (by `input`, or its script for `None`).
+    ///
+    /// # Errors
+    /// As [`World::try_step`]: a step that would leave a non-finite state is undone.
+    pub fn step(&mut self, input: Option<CharacterInput>) -> Result<(), crate::WorldError> {
+        self.world.try_step()?;
+        if let Some(c) = self.character.as_mut() {
+            c.update(&mut self.world, input);
+        }
+        Ok(())
+    }
+
     /// Moves every dynamic body's start position along the world x axis by a fixed pseudo-random
     /// amount in `[-scale, scale]` metres, drawn from `(seed, the body's index in the file)`:
     /// nearby starts of the same scene. A scene whose bodies collide many times is chaotic (a
@@ -591,10 +610,19 @@ impl SceneFile {
                 location: None,
             })?;
         }
+        let character = match &self.character {
+            Some(spec) => {
+                let c = spec.build(&mut world)?;
+                bodies.push((c.body, spec.name.clone()));
+                Some(c)
+            }
+            None => None,
+        };
         Ok(LoadedScene {
             world,
             bodies,
             steps: self.steps,
+            character,
         })
     }
 
@@ -630,6 +658,18 @@ impl SceneFile {
         // Names identify bodies in trajectory.csv, events.csv and joints: each must be unique
         // (an unnamed body goes by `body <index>`, which a named one must not take either).
         let mut seen = std::collections::HashMap::with_capacity(self.bodies.len());
+        if let Some(c) = &self.character {
+            if let Some(index) = (0..self.bodies.len()).find(|&i| self.body_name(i) == c.name) {
+                return Err(SceneError::Field {
+                    field: "character.name".into(),
+                    reason: format!(
+                        "body {index} already goes by `{}`; give the character its own name",
+                        shown_name(&c.name)
+                    ),
+                    location: None,
+                });
+            }
+        }
         for index in 0..self.bodies.len() {
             if let Some(first) = seen.insert(self.body_name(index), index) {
                 return Err(SceneError::Body {

@@ -267,6 +267,7 @@ fn load_scene_or_snapshot(path: &Path) -> Result<scene::LoadedScene, Failure> {
         world,
         bodies,
         steps: SNAPSHOT_DEFAULT_STEPS,
+        character: None,
     })
 }
 
@@ -400,7 +401,7 @@ fn run(
         snapshot,
         html,
     } = outputs;
-    let world = &mut scene.world;
+    let world = &scene.world;
     // Frames in memory only for a plot (thinned to about MAX_PLOT_FRAMES); events are counted
     // as they come for the summary.
     let plot_every = if matches!(plot, PlotChoice::None) {
@@ -417,6 +418,7 @@ fn run(
     let streaming = |e: std::io::Error| Failure::Internal(format!("writing the outputs: {e}"));
     streams.csv.record_initial(world).map_err(streaming)?;
     let energy_start = world.kinetic_energy();
+    // The scene steps its world and its character (if any) together.
     // The bar appears only for runs longer than a second, and only on a terminal.
     let bar = ProgressBar::with_draw_target(Some(steps), ProgressDrawTarget::hidden());
     bar.set_style(
@@ -428,9 +430,10 @@ fn run(
     for _ in 0..steps {
         // Never write a NaN: a step that would leave one is undone and the run stops with the
         // outputs written so far.
-        world
-            .try_step()
+        scene
+            .step(None)
             .map_err(|e| Failure::Internal(format!("{title}: {e}")))?;
+        let world = &scene.world;
         if !matches!(plot, PlotChoice::None) {
             recorder.record(world);
         }
@@ -450,7 +453,7 @@ fn run(
 
     streams.csv.finish().map_err(streaming)?;
     if let Some(r) = streams.replay {
-        r.finish(world).map_err(streaming)?;
+        r.finish(&scene.world).map_err(streaming)?;
     }
     let timing = (energy_start, wall);
     write_summary(out, title, steps, &scene, &tally, timing, record_every)?;

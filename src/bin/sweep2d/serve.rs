@@ -12,7 +12,7 @@ use std::io::Read;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use sweep2d::analysis::scene::{self, SceneFile, MAX_SCENE_BYTES};
+use sweep2d::analysis::scene::{self, CharacterInput, SceneCharacter, SceneFile, MAX_SCENE_BYTES};
 use sweep2d::{
     BodyDef, BodyKind, DrawList, DrawOptions, JointId, MouseJointDef, Shape, Transform, Vec2, World,
 };
@@ -22,11 +22,12 @@ const PAGE: &str = include_str!("testbed.html");
 
 /// The scenes the page offers: the demo and the shipped scene files (built into the binary, so
 /// an installed `sweep2d` has them).
-const SCENES: [(&str, &str); 7] = [
+const SCENES: [(&str, &str); 8] = [
     (
         "bullet_through_thin_walls",
         include_str!("../../../scenes/bullet_through_thin_walls.json"),
     ),
+    ("character", include_str!("../../../scenes/character.json")),
     ("joints", include_str!("../../../scenes/joints.json")),
     (
         "mirrored_and_rotated",
@@ -81,6 +82,11 @@ const MAX_BULLETS_PER_SECOND: usize = 20;
 /// The simulation the threads share.
 struct Sim {
     world: World,
+    /// The scene's character, driven by its script until the page sends arrow keys.
+    character: Option<SceneCharacter>,
+    /// The arrow keys held (once the page has sent any), and a jump asked for since the last
+    /// step.
+    keys: Option<CharacterInput>,
     /// The scene's name, and its JSON text (for reset).
     scene: String,
     source: String,
@@ -115,6 +121,8 @@ impl Sim {
         let built = file.build().map_err(|e| format!("{scene}: {e}"))?;
         Ok(Sim {
             world: built.world,
+            character: built.character,
+            keys: None,
             scene: scene.to_string(),
             source: text.to_string(),
             paused: false,
@@ -154,6 +162,12 @@ impl Sim {
         let t = Instant::now();
         match self.world.try_step() {
             Ok(()) => {
+                if let Some(c) = self.character.as_mut() {
+                    c.update(&mut self.world, self.keys);
+                    if let Some(k) = self.keys.as_mut() {
+                        k.jump = false; // a jump is taken once
+                    }
+                }
                 self.step_ms = t.elapsed().as_secs_f64() * 1e3;
                 self.impacts_total += self.world.events().impacts.len() as u64;
             }
@@ -204,6 +218,10 @@ impl Sim {
             "energy": w.kinetic_energy(),
             "step_ms": self.step_ms,
             "bullets_fired": self.bullets_fired,
+            "character": self.character.as_ref().map(|c| {
+                let (p, v) = (c.transform().translation, c.velocity());
+                serde_json::json!({"x": p.x, "y": p.y, "vx": v.x, "vy": v.y, "grounded": c.grounded()})
+            }),
             "error": self.error,
             "dynamic": listed,
         })
@@ -257,46 +275,26 @@ impl Sim {
                 self.layers = serde_json::from_value(c["layers"].clone())
                     .map_err(|e| format!("layers: {e}"))?;
             }
-            "fire" => {
-                let now = Instant::now();
-                while self
-                    .recent_bullets
-                    .front()
-                    .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(1))
-                {
-                    self.recent_bullets.pop_front();
+            "fire" => self.fire(
+                point("from")?,
+                point("to")?,
+                number("radius")?,
+                number("speed")?,
+            )?,
+            "input" => {
+                if self.character.is_none() {
+                    return Err("input: this scene has no character (load `character`)".into());
                 }
-                if self.recent_bullets.len() >= MAX_BULLETS_PER_SECOND {
-                    return Err(format!(
-                        "fire: at most {MAX_BULLETS_PER_SECOND} bullets a second"
-                    ));
+                let walk = number("walk")?;
+                if !(-1.0..=1.0).contains(&walk) {
+                    return Err(format!("input: walk {walk} is outside -1 to 1"));
                 }
-                if self.world.body_count() >= MAX_TESTBED_BODIES {
-                    return Err(format!(
-                        "fire: the scene already has {MAX_TESTBED_BODIES} bodies; reset it"
-                    ));
-                }
-                let (from, to) = (point("from")?, point("to")?);
-                let radius = number("radius")?;
-                let speed = number("speed")?;
-                let dir = (to - from).normalize_or_zero();
-                if dir == Vec2::ZERO {
-                    return Err("fire: drag a direction".into());
-                }
-                let shape = Shape::circle(radius).map_err(|e| format!("fire: {e}"))?;
-                self.world
-                    .add_body(BodyDef {
-                        shape,
-                        transform: Transform::new(from, 0.0),
-                        linear_velocity: dir * speed,
-                        density: 2000.0,
-                        restitution: 0.5,
-                        name: Some(format!("bullet {}", self.bullets_fired + 1)),
-                        ..BodyDef::default()
-                    })
-                    .map_err(|e| format!("fire: {e}"))?;
-                self.bullets_fired += 1;
-                self.recent_bullets.push_back(now);
+                let jump = c["jump"].as_bool().unwrap_or(false);
+                let held_jump = self.keys.is_some_and(|k| k.jump);
+                self.keys = Some(CharacterInput {
+                    walk,
+                    jump: jump || held_jump,
+                });
             }
             "grab" => {
                 let at = point("at")?;
@@ -328,6 +326,48 @@ impl Sim {
             other => return Err(format!("unknown command {other:?}")),
         }
         self.version += 1;
+        Ok(())
+    }
+
+    /// Fires a bullet of `radius` (m) from `from` toward `to` (world metres) at `speed` (m/s),
+    /// within the testbed's caps on bullets a second and bodies.
+    fn fire(&mut self, from: Vec2, to: Vec2, radius: f64, speed: f64) -> Result<(), String> {
+        let now = Instant::now();
+        while self
+            .recent_bullets
+            .front()
+            .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(1))
+        {
+            self.recent_bullets.pop_front();
+        }
+        if self.recent_bullets.len() >= MAX_BULLETS_PER_SECOND {
+            return Err(format!(
+                "fire: at most {MAX_BULLETS_PER_SECOND} bullets a second"
+            ));
+        }
+        if self.world.body_count() >= MAX_TESTBED_BODIES {
+            return Err(format!(
+                "fire: the scene already has {MAX_TESTBED_BODIES} bodies; reset it"
+            ));
+        }
+        let dir = (to - from).normalize_or_zero();
+        if dir == Vec2::ZERO {
+            return Err("fire: drag a direction".into());
+        }
+        let shape = Shape::circle(radius).map_err(|e| format!("fire: {e}"))?;
+        self.world
+            .add_body(BodyDef {
+                shape,
+                transform: Transform::new(from, 0.0),
+                linear_velocity: dir * speed,
+                density: 2000.0,
+                restitution: 0.5,
+                name: Some(format!("bullet {}", self.bullets_fired + 1)),
+                ..BodyDef::default()
+            })
+            .map_err(|e| format!("fire: {e}"))?;
+        self.bullets_fired += 1;
+        self.recent_bullets.push_back(now);
         Ok(())
     }
 
