@@ -77,10 +77,10 @@ pub use shape::{
 #[cfg(feature = "serde")]
 pub use world::SnapshotError;
 pub use world::{
-    BodyMove, Color, ContactData, ContactHooks, DebugDraw, DrawCommand, DrawList, DrawOptions,
-    DrawRole, DrawStyle, ExplosionDef, ExplosionError, JointEvent, JointReaction, PreSolve,
-    ProfileClock, QueryFilter, SensorEvent, ShapeCastHit, StepEvents, StepProfile, World,
-    WorldConfig, WorldError, WorldRayHit,
+    BodyMove, Color, ContactData, ContactForceEvent, ContactHooks, DebugDraw, DrawCommand,
+    DrawList, DrawOptions, DrawRole, DrawStyle, ExplosionDef, ExplosionError, JointEvent,
+    JointReaction, PreSolve, ProfileClock, QueryFilter, SensorEvent, ShapeCastHit, StepEvents,
+    StepProfile, World, WorldConfig, WorldError, WorldRayHit,
 };
 
 /// The README's Rust examples compile and run as doctests.

@@ -1119,3 +1119,102 @@ fn move_events_list_what_moved_where() {
     w.step();
     assert!(w.events().moved.is_empty());
 }
+
+/// The world's `dt` (s).
+const DT: f64 = 1.0 / 60.0;
+
+#[test]
+fn a_resting_box_reports_its_weight_as_contact_force_past_a_threshold() {
+    let mut w = World::new(WorldConfig::default());
+    let ground = floor(&mut w, 5.0);
+    // A 1 kg box (1 m × 1 m at 1 kg/m²) resting on the floor.
+    let b = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            transform: Transform::new(v(0.0, 0.5), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let shape = w.shape_ids(b)[0];
+    // Awake throughout: a sleeping pair is not solved, and reports nothing.
+    w.set_allow_sleep(b, false).unwrap();
+    for _ in 0..60 {
+        w.step();
+    }
+    assert!(
+        w.events().contact_forces.is_empty(),
+        "no threshold, no events"
+    );
+    // Its weight is 9.81 N: a 9 N threshold is passed every step, an 11 N one never.
+    w.set_contact_force_threshold(shape, Some(9.0)).unwrap();
+    assert_eq!(w.contact_force_threshold(shape), Some(9.0));
+    for _ in 0..30 {
+        w.step();
+        let events = &w.events().contact_forces;
+        assert_eq!(events.len(), 1, "{events:?}");
+        let e = events[0];
+        assert!((e.total_force - 9.81).abs() < 0.01 * 9.81, "{e:?}");
+        assert!((e.total_impulse - 9.81 * DT).abs() < 0.01 * 9.81 * DT);
+        assert!(e.impact_fraction.is_none());
+        assert!([e.body_a, e.body_b].contains(&ground) && [e.shape_a, e.shape_b].contains(&shape));
+        // The contact data carries the same total.
+        let c = w.body_contacts(b).next().unwrap();
+        assert_eq!(c.total_normal_impulse, e.total_impulse);
+    }
+    w.set_contact_force_threshold(shape, Some(11.0)).unwrap();
+    w.step();
+    assert!(w.events().contact_forces.is_empty());
+    w.set_contact_force_threshold(shape, None).unwrap();
+    assert_eq!(w.contact_force_threshold(shape), None);
+    // Refused thresholds change nothing.
+    for bad in [f64::NAN, -1.0, f64::INFINITY, 2e15] {
+        let e = w.set_contact_force_threshold(shape, Some(bad)).unwrap_err();
+        assert!(e.to_string().contains("contact_force_threshold"), "{e}");
+        assert_eq!(w.contact_force_threshold(shape), None);
+    }
+}
+
+#[test]
+fn an_impact_of_the_continuous_pass_is_reported_with_its_time() {
+    let mut w = no_gravity();
+    // A thin static plate and a 1 kg disc flying at it at 300 m/s, restitution 0: it stops, so
+    // the pair's impulses over the step sum to the disc's momentum, 300 N·s.
+    let plate = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(0.005, 2.0).unwrap(),
+            transform: Transform::new(v(3.0, 0.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let r = (1.0 / std::f64::consts::PI).sqrt(); // 1 kg at 1 kg/m²
+    let disc = w
+        .add_body(BodyDef {
+            shape: Shape::circle(r).unwrap(),
+            linear_velocity: v(300.0, 0.0),
+            friction: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.set_contact_force_threshold(w.shape_ids(plate)[0], Some(1000.0))
+        .unwrap();
+    let mut seen = None;
+    for _ in 0..3 {
+        w.step();
+        if let Some(e) = w.events().contact_forces.first() {
+            let impact = w.events().impacts[0];
+            seen = Some((*e, impact));
+            break;
+        }
+    }
+    let (e, impact) = seen.expect("a contact-force event");
+    assert_eq!(e.impact_fraction, Some(impact.fraction));
+    assert!(e.impact_fraction.unwrap() > 0.0 && e.impact_fraction.unwrap() < 1.0);
+    let momentum = 300.0 * w.body(disc).unwrap().mass();
+    assert!(
+        (e.total_impulse - momentum).abs() < 1e-6 * momentum,
+        "{e:?}"
+    );
+    assert!((e.total_force - momentum / DT).abs() < 1e-6 * momentum / DT);
+    assert!(w.body(disc).unwrap().linear_velocity().length() < 1e-6);
+}

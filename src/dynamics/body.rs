@@ -489,6 +489,9 @@ impl Body {
         let text = |e: BodyError| e.to_string();
         for s in &self.shapes {
             check_shape_def(b, &s.def).map_err(text)?;
+            if let Some(t) = s.contact_force_threshold {
+                crate::dynamics::body_input::check_force_threshold(b, t).map_err(text)?;
+            }
         }
         check_transform(b, &self.pose).map_err(text)?;
         check_transform(b, &self.previous_pose).map_err(text)?;
@@ -865,6 +868,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     }
     let shapes = vec![BodyShape {
         index: 0,
+        contact_force_threshold: None,
         def: ShapeDef {
             shape: def.shape,
             offset: Transform::IDENTITY,

@@ -279,6 +279,19 @@ pub(crate) fn clamp_speeds(v: Vec2, w: Real) -> (Vec2, Real) {
 }
 
 /// Checks friction and restitution against their ranges.
+/// Checks a contact-force threshold: a finite force from 0 to `MAX_FORCE` (N).
+pub(crate) fn check_force_threshold(body: &str, threshold: Real) -> Result<(), BodyError> {
+    use crate::constants::MAX_FORCE;
+    non_negative(body, "contact_force_threshold", threshold)?;
+    within(
+        body,
+        "contact_force_threshold",
+        threshold,
+        MAX_FORCE,
+        "a force from 0 to 1e15 N",
+    )
+}
+
 pub(crate) fn check_material(
     body: &str,
     friction: Real,

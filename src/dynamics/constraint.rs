@@ -75,6 +75,9 @@ pub(crate) struct ConstraintPoint {
     pub normal_impulse: Real,
     pub tangent_impulse: Real,
     pub max_normal_impulse: Real,
+    /// Every normal impulse applied to the point over the step, warm starts included (N·s): the
+    /// contact's total push, for contact-force events.
+    pub total_normal_impulse: Real,
     pub normal_mass: Real,
     pub tangent_mass: Real,
     /// Normal closing speed at the start of the step (m/s; negative when approaching).
@@ -113,6 +116,7 @@ impl ContactConstraint {
             normal_impulse: 0.0,
             tangent_impulse: 0.0,
             max_normal_impulse: 0.0,
+            total_normal_impulse: 0.0,
             normal_mass: 0.0,
             tangent_mass: 0.0,
             relative_velocity: 0.0,
@@ -210,6 +214,7 @@ impl Pass {
         let new_impulse = positive_part(p.normal_impulse + impulse);
         let applied = new_impulse - p.normal_impulse;
         p.normal_impulse = new_impulse;
+        p.total_normal_impulse += applied;
         if applied > p.max_normal_impulse {
             p.max_normal_impulse = applied;
         }

@@ -43,6 +43,9 @@ pub(crate) struct ManifoldPoint {
     pub normal_impulse: Real,
     /// Accumulated friction impulse (N·s).
     pub tangent_impulse: Real,
+    /// Every normal impulse the solver applied at the point over the last step (N·s, warm
+    /// starts included): what contact-force events and `ContactData` report.
+    pub total_normal_impulse: Real,
     pub id: FeatureId,
     /// Separation (metres) when the manifold was computed; a recycled point's separation is this
     /// plus how far its two material points have since moved apart along the normal.
@@ -512,6 +515,7 @@ fn piece_manifold(
             separation: p.separation,
             normal_impulse: 0.0,
             tangent_impulse: 0.0,
+            total_normal_impulse: 0.0,
             id: p.id,
             base_separation: p.separation,
         };

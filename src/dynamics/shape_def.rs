@@ -143,6 +143,10 @@ impl ShapeId {
 pub(crate) struct BodyShape {
     pub index: u32,
     pub def: ShapeDef,
+    /// The contact force (N) past which this shape's contacts are reported as contact-force
+    /// events (`World::set_contact_force_threshold`); `None`: never.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub contact_force_threshold: Option<crate::math::Real>,
 }
 
 /// A body's shapes combined: mass properties and collision geometry (module notes).

@@ -352,6 +352,7 @@ fn prepare(
             let dv = relative_velocity(sa.v, sa.w, ra, sb.v, sb.w, rb);
             p.relative_velocity = n.dot(dv);
             p.max_normal_impulse = 0.0;
+            p.total_normal_impulse = 0.0;
         }
     }
 }
@@ -399,14 +400,17 @@ fn apply(states: &mut [BodyState], c: &ContactConstraint, ra: Vec2, rb: Vec2, im
     }
 }
 
-fn warm_start(states: &mut [BodyState], constraints: &[ContactConstraint], members: &[u32]) {
+fn warm_start(states: &mut [BodyState], constraints: &mut [ContactConstraint], members: &[u32]) {
     for &k in members {
-        let c = &constraints[k as usize];
+        let c = &mut constraints[k as usize];
         let n = c.normal;
         let t = Vec2::new(n.y, -n.x);
-        for p in &c.points[..c.count] {
+        for k in 0..c.count {
+            let p = &mut c.points[k];
+            p.total_normal_impulse += p.normal_impulse;
             let impulse = p.normal_impulse * n + p.tangent_impulse * t;
-            apply(states, c, p.anchor_a, p.anchor_b, impulse);
+            let (ra, rb) = (p.anchor_a, p.anchor_b);
+            apply(states, c, ra, rb, impulse);
         }
     }
 }
@@ -551,6 +555,7 @@ fn apply_restitution(
             let applied = new_impulse - p.normal_impulse;
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            p.total_normal_impulse += applied;
             apply(states, c, ra, rb, applied * n);
         }
     }
@@ -613,7 +618,7 @@ impl<L: Lanes> StageData<'_, L> {
             ),
             Op::WarmStart => bundles
                 .slice_mut(items)
-                .iter()
+                .iter_mut()
                 .for_each(|b| b.warm_start(states)),
             Op::Solve => bundles
                 .slice_mut(items)
@@ -631,7 +636,7 @@ impl<L: Lanes> StageData<'_, L> {
                 .slice_mut(items)
                 .iter()
                 .for_each(|b| b.unpack(constraints)),
-            Op::WarmStartOverflow => warm_start(states.all_mut(), constraints.all(), overflow),
+            Op::WarmStartOverflow => warm_start(states.all_mut(), constraints.all_mut(), overflow),
             Op::SolveOverflow => solve_contacts(
                 states.all_mut(),
                 constraints.all_mut(),

@@ -216,6 +216,8 @@ pub(crate) struct PointLanes<L> {
     normal_impulse: L,
     tangent_impulse: L,
     max_normal_impulse: L,
+    /// Every normal impulse applied over the step (see `ConstraintPoint`).
+    total_normal_impulse: L,
     relative_velocity: L,
 }
 
@@ -405,6 +407,7 @@ impl<L: Lanes> Bundle<L> {
                 normal_impulse: p(|p| p.normal_impulse),
                 tangent_impulse: p(|p| p.tangent_impulse),
                 max_normal_impulse: L::default(),
+                total_normal_impulse: L::default(),
                 relative_velocity: p(|p| p.relative_velocity),
             }
         };
@@ -447,10 +450,11 @@ impl<L: Lanes> Bundle<L> {
     /// constraints meanwhile (each constraint is in one bundle: bundles may unpack at once).
     pub unsafe fn unpack(&self, constraints: &SharedSlice<'_, ContactConstraint>) {
         for (j, pt) in self.points[..self.used].iter().enumerate() {
-            let (ni, ti, mi) = (
+            let (ni, ti, mi, total) = (
                 pt.normal_impulse.to_array(),
                 pt.tangent_impulse.to_array(),
                 pt.max_normal_impulse.to_array(),
+                pt.total_normal_impulse.to_array(),
             );
             for lane in 0..LANES {
                 let k = self.source[lane];
@@ -464,6 +468,7 @@ impl<L: Lanes> Bundle<L> {
                     p.normal_impulse = ni[lane];
                     p.tangent_impulse = ti[lane];
                     p.max_normal_impulse = mi[lane];
+                    p.total_normal_impulse = total[lane];
                 }
             }
         }
@@ -507,11 +512,12 @@ impl<L: Lanes> Bundle<L> {
     /// # Safety
     /// As [`Bundle::solve`].
     #[inline(always)]
-    pub unsafe fn warm_start(&self, states: &SharedStates<'_>) {
+    pub unsafe fn warm_start(&mut self, states: &SharedStates<'_>) {
         // SAFETY: the caller's contract.
         let (_, _, mut v) = unsafe { self.bodies(states) };
         let (n, t) = (self.normal, self.normal.tangent());
-        for p in &self.points[..self.used] {
+        for p in &mut self.points[..self.used] {
+            p.total_normal_impulse = p.total_normal_impulse + p.normal_impulse;
             let impulse = V2 {
                 x: p.normal_impulse * n.x + p.tangent_impulse * t.x,
                 y: p.normal_impulse * n.y + p.tangent_impulse * t.y,
@@ -567,6 +573,7 @@ impl<L: Lanes> Bundle<L> {
             p.normal_impulse = new_impulse;
             p.max_normal_impulse =
                 applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
+            p.total_normal_impulse = p.total_normal_impulse + applied;
             v.apply(&mass, p.ra, p.rb, n.scaled(applied));
         }
         for p in &mut self.points[..self.used] {
@@ -611,6 +618,7 @@ impl<L: Lanes> Bundle<L> {
             p.normal_impulse = p.normal_impulse + applied;
             p.max_normal_impulse =
                 applied.gt_select(p.max_normal_impulse, applied, p.max_normal_impulse);
+            p.total_normal_impulse = p.total_normal_impulse + applied;
             v.apply(&mass, p.ra, p.rb, n.scaled(applied));
         }
         // SAFETY: the caller's contract.

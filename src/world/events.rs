@@ -73,6 +73,34 @@ pub struct Impact {
     pub impulse: Real,
 }
 
+/// A pair of shapes pushed on each other at least as hard as a threshold set on either of them
+/// (`World::set_contact_force_threshold`), as Rapier's contact-force events and Box2D's hit
+/// events report (world frame, SI units).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactForceEvent {
+    /// The first body (the contact's A) and its shape.
+    pub body_a: BodyId,
+    /// The second body.
+    pub body_b: BodyId,
+    /// The shape of A.
+    pub shape_a: ShapeId,
+    /// The shape of B.
+    pub shape_b: ShapeId,
+    /// Step in which it happened.
+    pub step: u64,
+    /// Every normal impulse between the two shapes over the step (N·s): the solver's (all its
+    /// substeps and passes) and the continuous pass's impacts.
+    pub total_impulse: Real,
+    /// `total_impulse / dt` (N): the mean force over the step.
+    pub total_force: Real,
+    /// Unit normal from A toward B (world): the contact's, or the first impact's.
+    pub normal: Vec2,
+    /// When the continuous pass resolved an impact between the two shapes in the step: the
+    /// earliest one's fraction of the step, in `[0, 1]`.
+    pub impact_fraction: Option<Real>,
+}
+
 /// A shape entered or left a sensor during a step (see `world/sensors.rs`: found on the bodies'
 /// straight motions over the step, so a visitor crossing a thin sensor within one step reports
 /// both its entry and its exit).
@@ -158,6 +186,9 @@ pub struct StepEvents {
     /// with its velocity zeroed: never tunnelling, but momentum is not conserved for these
     /// bodies. Normally empty.
     pub held: Vec<BodyId>,
+    /// Pairs of shapes whose contact force over the step reached a threshold set on either
+    /// (`World::set_contact_force_threshold`), in contact order, then pairs met only by impacts.
+    pub contact_forces: Vec<ContactForceEvent>,
     /// The dynamic and kinematic bodies whose pose changed in the step, in storage order, with
     /// their new pose (after [`World::advance`](crate::World::advance): each body once, with its
     /// last pose). Static bodies never move; sleeping ones neither.
@@ -176,6 +207,7 @@ impl StepEvents {
         self.fell_asleep.clear();
         self.woke.clear();
         self.held.clear();
+        self.contact_forces.clear();
         self.moved.clear();
     }
 
@@ -191,6 +223,7 @@ impl StepEvents {
             && self.fell_asleep.is_empty()
             && self.woke.is_empty()
             && self.held.is_empty()
+            && self.contact_forces.is_empty()
             && self.moved.is_empty()
     }
 }

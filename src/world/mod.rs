@@ -41,7 +41,10 @@ pub use contact_data::ContactData;
 pub use debug_draw::{
     draw_shape, Color, DebugDraw, DrawCommand, DrawList, DrawOptions, DrawRole, DrawStyle,
 };
-pub use events::{BodyMove, ContactBegin, ContactEnd, Impact, JointEvent, SensorEvent, StepEvents};
+pub use events::{
+    BodyMove, ContactBegin, ContactEnd, ContactForceEvent, Impact, JointEvent, SensorEvent,
+    StepEvents,
+};
 pub use explode::{ExplosionDef, ExplosionError};
 pub use hooks::{ContactHooks, PreSolve};
 pub use joints::JointReaction;
@@ -87,6 +90,9 @@ pub struct World {
     sensor_overlaps: sensors::SensorOverlaps,
     /// The joints (see `joints.rs`).
     joints: joints::JointSet,
+    /// How many shapes have a contact-force threshold (counted when one is set; at least the
+    /// true count): the contact-force pass runs only when it is not 0 (`contact_data.rs`).
+    force_thresholds: usize,
 }
 
 /// The broad-phase proxy type of a body kind.
@@ -158,6 +164,7 @@ impl World {
             profile_clock: profile::default_clock(),
             sensor_overlaps: Default::default(),
             joints: joints::JointSet::with_tag(tag),
+            force_thresholds: 0,
         })
     }
 

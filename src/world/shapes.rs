@@ -7,7 +7,7 @@
 //! filter is read again. A rejected call leaves the world as it was.
 
 use super::World;
-use crate::dynamics::body_input::check_material;
+use crate::dynamics::body_input::{check_force_threshold, check_material};
 use crate::dynamics::shape_def::{assemble, check_shape_def, BodyShape, MAX_SHAPES_PER_BODY};
 use crate::dynamics::{BodyError, BodyId, Filter, ShapeDef, ShapeId};
 use crate::math::Real;
@@ -56,6 +56,7 @@ impl World {
         shapes.extend(defs.into_iter().enumerate().map(|(k, def)| BodyShape {
             index: first + k as u32,
             def,
+            contact_force_threshold: None,
         }));
         let assembly = assemble(b.kind, &shapes, &label).map_err(|e| (last, e))?;
         b.shapes = shapes;
@@ -134,6 +135,47 @@ impl World {
         b.shape_version = b.shape_version.wrapping_add(1);
         b.wake();
         Ok(())
+    }
+
+    /// Reports the contacts of shape `id` as contact-force events (`StepEvents::contact_forces`)
+    /// in every step whose force between it and another shape reaches `threshold` newtons: the
+    /// total normal impulse of the pair over the step (the solver's and the continuous pass's
+    /// impacts) divided by `dt`. `None` stops the events. A pair is reported when either
+    /// shape's threshold is reached. Wakes nothing.
+    ///
+    /// # Errors
+    /// [`BodyError::UnknownBody`] or [`BodyError::UnknownShape`] for a stale id;
+    /// [`BodyError::NonFinite`] or [`BodyError::OutOfRange`] for a threshold that is not a finite
+    /// force from 0 to 1e15 N. Nothing changes on error.
+    pub fn set_contact_force_threshold(
+        &mut self,
+        id: ShapeId,
+        threshold: Option<Real>,
+    ) -> Result<(), BodyError> {
+        let (b, label) = self.body_mut(id.body)?;
+        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
+            body: label.clone(),
+            index: id.index,
+        })?;
+        if let Some(t) = threshold {
+            check_force_threshold(&label, t)?;
+        }
+        b.shapes[slot].contact_force_threshold = threshold;
+        self.force_thresholds = self
+            .bodies
+            .iter()
+            .flat_map(|(_, b)| &b.shapes)
+            .filter(|s| s.contact_force_threshold.is_some())
+            .count();
+        Ok(())
+    }
+
+    /// The contact-force threshold of shape `id` (N), if it has one.
+    #[must_use]
+    pub fn contact_force_threshold(&self, id: ShapeId) -> Option<Real> {
+        let b = self.bodies.get(id.body)?;
+        b.shape_slot(id)
+            .and_then(|slot| b.shapes[slot].contact_force_threshold)
     }
 
     /// The definition of a shape (shape and offset in its body's frame, material, filter, sensor

@@ -333,6 +333,7 @@ fn store_impulses(constraints: &[ContactConstraint], contacts: &mut ContactSet) 
         for (dst, src) in m.points[..c.count].iter_mut().zip(&c.points) {
             dst.normal_impulse = src.normal_impulse;
             dst.tangent_impulse = src.tangent_impulse;
+            dst.total_normal_impulse = src.total_normal_impulse;
         }
     }
 }

@@ -77,6 +77,7 @@ impl World {
             profile_clock,
             sensor_overlaps,
             joints,
+            force_thresholds,
         } = self;
         let mut laps = Laps::start(*profile_clock);
         for (_, b) in bodies.iter_mut() {
@@ -130,6 +131,11 @@ impl World {
                 clock,
                 config.dt,
                 &buffers.angles,
+            );
+        }
+        if *force_thresholds > 0 {
+            super::contact_data::contact_force_events(
+                bodies, contacts, events, config.dt, clock.step,
             );
         }
         // Impacts can leave a light body faster than the speed limits: held to them, as every

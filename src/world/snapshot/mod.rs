@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// The first bytes of every snapshot.
 const MAGIC: &[u8; 16] = b"SWEEP2D-SNAPSHOT";
 /// The layout of the header and payload; bumped when it changes.
-const FORMAT_VERSION: u32 = 3;
+const FORMAT_VERSION: u32 = 4;
 /// Bytes before the crate version string: magic, format version, version length.
 const HEAD: usize = 16 + 4 + 4;
 
@@ -241,6 +241,12 @@ impl World {
         let state: State =
             rmp_serde::from_slice(payload).map_err(|e| SnapshotError::Invalid(e.to_string()))?;
         state.check()?;
+        let force_thresholds = state
+            .bodies
+            .iter()
+            .flat_map(|(_, b)| &b.shapes)
+            .filter(|s| s.contact_force_threshold.is_some())
+            .count();
         Ok(World {
             config: state.config,
             bodies: state.bodies,
@@ -251,6 +257,7 @@ impl World {
             clock: state.clock,
             profile: Default::default(),
             profile_clock: super::profile::default_clock(),
+            force_thresholds,
             sensor_overlaps: state.sensor_overlaps,
             joints: state.joints,
         })
