@@ -66,7 +66,7 @@ pub use character::{
 pub use constants::MAX_POLYGON_VERTICES;
 pub use dynamics::{
     Body, BodyDef, BodyError, BodyId, BodyKind, DistanceJointDef, Filter, JointCommon, JointDef,
-    JointError, JointId, MixingRule, MotorJointDef, MouseJointDef, PrismaticJointDef,
+    JointError, JointId, MassData, MixingRule, MotorJointDef, MouseJointDef, PrismaticJointDef,
     RevoluteJointDef, ShapeDef, ShapeId, WeldJointDef, WheelJointDef,
 };
 pub use math::{Aabb, Real, Rot, Transform, Vec2};

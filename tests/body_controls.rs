@@ -1218,3 +1218,76 @@ fn an_impact_of_the_continuous_pass_is_reported_with_its_time() {
     assert!((e.total_force - momentum / DT).abs() < 1e-6 * momentum / DT);
     assert!(w.body(disc).unwrap().linear_velocity().length() < 1e-6);
 }
+
+#[test]
+fn given_mass_properties_replace_the_shapes_and_go_back() {
+    let mut w = no_gravity();
+    // A 1 kg unit box, given 4 kg, inertia 2 kg·m² and its centre of mass 0.25 m to the right.
+    let b = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            transform: Transform::new(v(1.0, 2.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let data = sweep2d::MassData {
+        mass: 4.0,
+        inertia: 2.0,
+        center: v(0.25, 0.0),
+    };
+    w.set_mass_data(b, Some(data)).unwrap();
+    let body = w.body(b).unwrap();
+    assert_eq!((body.mass(), body.inertia()), (4.0, 2.0));
+    assert_eq!(body.center_of_mass(), v(1.25, 2.0));
+    assert_eq!(
+        body.transform(),
+        Transform::new(v(1.0, 2.0), 0.0),
+        "the frame stays"
+    );
+    assert_eq!(body.mass_data(), Some(data));
+    // An impulse of 8 N·s at the centre of mass: 2 m/s, no spin; a torque of 6 N·m for one
+    // step: 6 · dt / 2 rad/s.
+    w.apply_impulse(b, v(8.0, 0.0), v(1.25, 2.0)).unwrap();
+    w.apply_torque(b, 6.0).unwrap();
+    w.step();
+    let body = w.body(b).unwrap();
+    assert!((body.linear_velocity() - v(2.0, 0.0)).length() < 1e-12);
+    assert!((body.angular_velocity() - 6.0 * DT / 2.0).abs() < 1e-12);
+    // Kept through a kind change, and back to the shapes' with None.
+    w.set_body_kind(b, BodyKind::Static).unwrap();
+    assert_eq!(w.body(b).unwrap().mass(), 0.0);
+    w.set_body_kind(b, BodyKind::Dynamic).unwrap();
+    assert_eq!(w.body(b).unwrap().mass(), 4.0);
+    let frame = w.body(b).unwrap().transform();
+    w.set_mass_data(b, None).unwrap();
+    let body = w.body(b).unwrap();
+    assert_eq!(body.mass(), 1.0);
+    assert!((body.inertia() - 1.0 / 6.0).abs() < 1e-15);
+    assert!((body.center_of_mass() - frame.translation).length() < 1e-12);
+    assert_eq!(body.mass_data(), None);
+    // Refused, changing nothing.
+    let wall = floor(&mut w, 1.0);
+    let before = w.state_hash();
+    for bad in [
+        sweep2d::MassData { mass: 0.0, ..data },
+        sweep2d::MassData {
+            inertia: -1.0,
+            ..data
+        },
+        sweep2d::MassData {
+            mass: f64::NAN,
+            ..data
+        },
+        sweep2d::MassData {
+            center: v(2e5, 0.0),
+            ..data
+        },
+    ] {
+        let e = w.set_mass_data(b, Some(bad)).unwrap_err();
+        assert!(e.to_string().contains("mass_data"), "{e}");
+    }
+    let e = w.set_mass_data(wall, Some(data)).unwrap_err();
+    assert!(matches!(e, BodyError::Conflicting { .. }), "{e}");
+    assert_eq!(w.state_hash(), before);
+    assert_eq!(w.body(b).unwrap().mass(), 1.0);
+}

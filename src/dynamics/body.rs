@@ -12,7 +12,7 @@ use crate::dynamics::body_input::{
 pub use crate::dynamics::body_input::{BodyError, BodyId, BodyKind};
 use crate::dynamics::contact_math::{point_velocity, relative_velocity, InverseMass};
 use crate::dynamics::shape_def::{
-    assemble, check_shape_def, Assembly, BodyShape, Filter, ShapeDef, ShapeId,
+    assemble, check_shape_def, Assembly, BodyShape, Filter, MassData, ShapeDef, ShapeId,
 };
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
@@ -219,6 +219,9 @@ pub struct Body {
     /// `World::set_kinematic_target`); taken when that step ends. (Cold: out of the first cache
     /// lines, which the per-step fields fill.)
     pub(crate) kinematic_target: Option<Transform>,
+    /// Mass properties given instead of the shapes' (`World::set_mass_data`); used while the
+    /// body is dynamic, kept through kind changes and shape edits.
+    pub(crate) mass_override: Option<MassData>,
     /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
     pub(crate) piece_owner: Vec<u16>,
     /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
@@ -232,6 +235,12 @@ impl Body {
     #[must_use]
     pub fn kind(&self) -> BodyKind {
         self.kind
+    }
+
+    /// The mass properties given with `World::set_mass_data` instead of the shapes', if any.
+    #[must_use]
+    pub fn mass_data(&self) -> Option<MassData> {
+        self.mass_override
     }
 
     /// Pose of the body's frame (the frame its shape was given in) in the world.
@@ -554,7 +563,10 @@ impl Body {
                 self.angular_velocity
             ));
         }
-        let a = assemble(self.kind, &self.shapes, b).map_err(text)?;
+        if let Some(m) = &self.mass_override {
+            crate::dynamics::body_input::check_mass_data(b, m).map_err(text)?;
+        }
+        let a = assemble(self.kind, &self.shapes, b, self.mass_override.as_ref()).map_err(text)?;
         let (anchor, extent) = deepest_anchor(&a.com_shape);
         let inverse = |m: Real| if m > 0.0 { 1.0 / m } else { 0.0 };
         let own = a.mass == self.mass
@@ -880,7 +892,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         },
     }];
     check_shape_def(b, &shapes[0].def)?;
-    let a = assemble(def.kind, &shapes, b)?;
+    let a = assemble(def.kind, &shapes, b, None)?;
     let reach = a.com_shape.bounding_radius();
     let (anchor, extent) = deepest_anchor(&a.com_shape);
     let pose = def.transform * Transform::from_translation(a.local_center);
@@ -916,6 +928,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         inv_inertia: inverse_inertia(a.inertia, def.fixed_rotation),
         fixed_rotation: def.fixed_rotation,
         kinematic_target: None,
+        mass_override: None,
         linear_damping: def.linear_damping,
         angular_damping: def.angular_damping,
         gravity_scale: def.gravity_scale,

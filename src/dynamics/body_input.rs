@@ -279,6 +279,24 @@ pub(crate) fn clamp_speeds(v: Vec2, w: Real) -> (Vec2, Real) {
 }
 
 /// Checks friction and restitution against their ranges.
+/// Checks given mass properties: a positive finite mass and inertia (at most 1e15), a centre
+/// within ±1e5 m.
+pub(crate) fn check_mass_data(body: &str, m: &crate::dynamics::MassData) -> Result<(), BodyError> {
+    for (field, value) in [("mass_data.mass", m.mass), ("mass_data.inertia", m.inertia)] {
+        within(body, field, value, 1e15, "positive, at most 1e15")?;
+        if value <= 0.0 {
+            return Err(BodyError::OutOfRange {
+                body: body.to_string(),
+                field,
+                value,
+                expected: "positive, at most 1e15 (to stop a body turning, lock its rotation \
+                           with set_fixed_rotation)",
+            });
+        }
+    }
+    check_position(body, "mass_data.center", m.center)
+}
+
 /// Checks a contact-force threshold: a finite force from 0 to `MAX_FORCE` (N).
 pub(crate) fn check_force_threshold(body: &str, threshold: Real) -> Result<(), BodyError> {
     use crate::constants::MAX_FORCE;

@@ -28,4 +28,4 @@ pub use joint::{
     DistanceJointDef, JointCommon, JointDef, JointError, JointId, MotorJointDef, MouseJointDef,
     PrismaticJointDef, RevoluteJointDef, WeldJointDef, WheelJointDef,
 };
-pub use shape_def::{Filter, ShapeDef, ShapeId, MAX_SHAPES_PER_BODY};
+pub use shape_def::{Filter, MassData, ShapeDef, ShapeId, MAX_SHAPES_PER_BODY};

@@ -173,6 +173,21 @@ pub(crate) struct Assembly {
     pub has_chain: bool,
 }
 
+/// A dynamic body's mass properties given instead of those of its shapes
+/// (`World::set_mass_data`): mass (kg), rotational inertia about the centre of mass (kg·m²) and
+/// the centre of mass in the body's frame (metres).
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MassData {
+    /// Mass (kg, positive).
+    pub mass: Real,
+    /// Rotational inertia about the centre of mass (kg·m², positive; lock the rotation with
+    /// `fixed_rotation` rather than a zero inertia).
+    pub inertia: Real,
+    /// Centre of mass in the body's frame (metres, within ±1e5).
+    pub center: Vec2,
+}
+
 /// Most shapes a body may have.
 pub const MAX_SHAPES_PER_BODY: usize = 1024;
 
@@ -321,13 +336,17 @@ pub(crate) fn assemble(
     kind: BodyKind,
     shapes: &[BodyShape],
     body: &str,
+    mass_data: Option<&MassData>,
 ) -> Result<Assembly, BodyError> {
     debug_assert!(!shapes.is_empty());
     let shape_error = |source| BodyError::Shape {
         body: body.to_string(),
         source,
     };
-    let (mass, inertia, local_center) = mass_properties(kind, shapes, body)?;
+    let (mass, inertia, local_center) = match mass_data {
+        Some(m) if kind == BodyKind::Dynamic => (m.mass, m.inertia, m.center),
+        _ => mass_properties(kind, shapes, body)?,
+    };
     // Geometry in the centre-of-mass frame.
     let to_com = |def: &ShapeDef| {
         if def.offset == Transform::IDENTITY {

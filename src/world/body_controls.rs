@@ -1,22 +1,54 @@
 //! The calls that change how a body takes part in the simulation: its kind at run time, the
-//! rotation lock, a kinematic target, sleep on request. Each validates its input and changes
+//! rotation lock, its mass properties, a kinematic target, sleep on request. Each validates its input and changes
 //! nothing when it refuses (`docs/bodies.md`).
 
 use super::{body_label, proxy_type, sleep, World};
 use crate::constants::{MAX_DAMPING, MAX_GRAVITY_SCALE};
 use crate::dynamics::body::inverse_inertia;
 use crate::dynamics::body_input::{
-    check_finite, check_position, check_speeds, check_transform, non_negative, within,
+    check_finite, check_mass_data, check_position, check_speeds, check_transform, non_negative,
+    within,
 };
 use crate::dynamics::shape_def::assemble;
-use crate::dynamics::{BodyError, BodyId, BodyKind};
+use crate::dynamics::{BodyError, BodyId, BodyKind, MassData};
 use crate::math::{Real, Transform, Vec2};
 
 impl World {
+    /// Gives a dynamic body its mass (kg), rotational inertia about its centre of mass (kg·m²)
+    /// and centre of mass (metres, body frame) instead of those of its shapes, or, with `None`,
+    /// goes back to its shapes'. The body's frame stays where it is, and every material point
+    /// keeps its velocity (a moved centre of mass moves with the body's turn). The setting is
+    /// kept while shapes are added or removed and through kind changes (it applies whenever the
+    /// body is dynamic). Wakes the body.
+    ///
+    /// # Errors
+    /// [`BodyError::UnknownBody`] for a stale id; [`BodyError::Conflicting`] for a body that is
+    /// not dynamic (only dynamic bodies have mass); [`BodyError::NonFinite`] or
+    /// [`BodyError::OutOfRange`] for a mass or inertia that is not positive and finite (at most
+    /// 1e15) or a centre beyond ±1e5 m. Nothing changes on error.
+    pub fn set_mass_data(&mut self, id: BodyId, mass: Option<MassData>) -> Result<(), BodyError> {
+        let (body, label) = self.body_mut(id)?;
+        if body.kind != BodyKind::Dynamic {
+            return Err(BodyError::Conflicting {
+                body: label,
+                reason: "only a dynamic body has mass; make it dynamic first (set_body_kind)",
+            });
+        }
+        if let Some(m) = &mass {
+            check_mass_data(&label, m)?;
+        }
+        let assembly = assemble(body.kind, &body.shapes, &label, mass.as_ref())?;
+        body.mass_override = mass;
+        body.take_assembly(assembly);
+        body.wake();
+        Ok(())
+    }
+
     /// Changes a body's kind at run time: static ↔ kinematic ↔ dynamic (a door that comes off its
     /// hinges, a platform that starts to move, a crate frozen in place). The body keeps its frame
     /// and shapes; its mass, inertia and centre of mass are those its shapes give the new kind
-    /// (none for static and kinematic bodies); it keeps the velocity of its material points,
+    /// (none for static and kinematic bodies; its mass data when given, `set_mass_data`, once
+    /// dynamic again); it keeps the velocity of its material points,
     /// except that a static body is at rest; forces and a kinematic target it no longer applies
     /// to are dropped. Its contacts are dropped and found afresh in the next step (as Box2D does:
     /// a pair that still touches reports a contact begin again), its proxy moves to its new kind's
@@ -46,7 +78,7 @@ impl World {
                 });
             }
         }
-        let assembly = assemble(kind, &body.shapes, &label)?;
+        let assembly = assemble(kind, &body.shapes, &label, body.mass_override.as_ref())?;
         // Nothing fails from here on.
         self.wake_neighbours(key, true);
         self.contacts.remove_involving(key);

@@ -58,7 +58,8 @@ impl World {
             def,
             contact_force_threshold: None,
         }));
-        let assembly = assemble(b.kind, &shapes, &label).map_err(|e| (last, e))?;
+        let assembly =
+            assemble(b.kind, &shapes, &label, b.mass_override.as_ref()).map_err(|e| (last, e))?;
         b.shapes = shapes;
         b.next_shape = first + last as u32 + 1;
         let old_sensors = b.sensors.len();
@@ -88,7 +89,7 @@ impl World {
         }
         let mut shapes = b.shapes.clone();
         let removed = shapes.remove(slot);
-        let assembly = assemble(b.kind, &shapes, &label)?;
+        let assembly = assemble(b.kind, &shapes, &label, b.mass_override.as_ref())?;
         b.shapes = shapes;
         let old_sensors = b.sensors.len();
         b.take_assembly(assembly);
@@ -106,7 +107,7 @@ impl World {
         })?;
         let mut shapes = b.shapes.clone();
         shapes[slot].def.filter = filter;
-        let assembly = assemble(b.kind, &shapes, &label)?;
+        let assembly = assemble(b.kind, &shapes, &label, b.mass_override.as_ref())?;
         b.shapes = shapes;
         let old_sensors = b.sensors.len();
         b.take_assembly(assembly);
