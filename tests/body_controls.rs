@@ -2,8 +2,8 @@
 //! `World::set_fixed_rotation`).
 
 use sweep2d::{
-    BodyDef, BodyError, BodyId, BodyKind, DistanceJointDef, RevoluteJointDef, Shape, Transform,
-    Vec2, World, WorldConfig,
+    BodyDef, BodyError, BodyId, BodyKind, DistanceJointDef, QueryFilter, RevoluteJointDef, Shape,
+    Transform, Vec2, World, WorldConfig,
 };
 
 fn v(x: f64, y: f64) -> Vec2 {
@@ -23,6 +23,16 @@ fn floor(w: &mut World, half_width: f64) -> BodyId {
         kind: BodyKind::Static,
         shape: Shape::rectangle(half_width, 0.5).unwrap(),
         transform: Transform::new(v(0.0, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
+/// A dynamic body of `shape` (default settings) with its frame at `at` (world metres).
+fn dynamic(w: &mut World, shape: Shape, at: Vec2) -> BodyId {
+    w.add_body(BodyDef {
+        shape,
+        transform: Transform::new(at, 0.0),
         ..BodyDef::default()
     })
     .unwrap()
@@ -314,13 +324,7 @@ fn snapshots_keep_the_lock() {
 fn removing_a_support_wakes_what_it_held() {
     let mut w = World::new(WorldConfig::default());
     let ground = floor(&mut w, 10.0);
-    let shelf = w
-        .add_body(BodyDef {
-            shape: Shape::rectangle(2.0, 0.1).unwrap(),
-            transform: Transform::new(v(0.0, 3.0), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let shelf = dynamic(&mut w, Shape::rectangle(2.0, 0.1).unwrap(), v(0.0, 3.0));
     // The shelf is held up by a weld to the ground (so the pile rests on a dynamic body).
     w.add_joint(sweep2d::WeldJointDef::new(ground, shelf, v(0.0, 3.0)))
         .unwrap();
@@ -613,13 +617,11 @@ fn a_kinematic_target_far_away_pushes_what_is_in_the_way() {
                 ..BodyDef::default()
             })
             .unwrap();
-        let ball = w
-            .add_body(BodyDef {
-                shape: Shape::circle(radius).unwrap(),
-                transform: Transform::new(v(1.0 + radius, height), 0.0),
-                ..BodyDef::default()
-            })
-            .unwrap();
+        let ball = dynamic(
+            &mut w,
+            Shape::circle(radius).unwrap(),
+            v(1.0 + radius, height),
+        );
         w.set_kinematic_target(paddle, Transform::new(v(3.0, 0.0), 0.0))
             .unwrap();
         w.step();
@@ -682,13 +684,7 @@ fn a_shelf_made_dynamic_falls_and_made_static_again_stops_where_it_is() {
             ..BodyDef::default()
         })
         .unwrap();
-    let crate_ = w
-        .add_body(BodyDef {
-            shape: Shape::rectangle(0.25, 0.25).unwrap(),
-            transform: Transform::new(v(0.0, 10.35), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let crate_ = dynamic(&mut w, Shape::rectangle(0.25, 0.25).unwrap(), v(0.0, 10.35));
     for _ in 0..120 {
         w.step(); // the crate settles and falls asleep on the static shelf
     }
@@ -927,13 +923,7 @@ fn explosions_push_by_the_width_facing_the_centre() {
     let corner_on = unit(&mut w, v(-3.0, -3.0), false, 1);
     let hidden = unit(&mut w, v(0.0, -3.0), true, 2);
     let far = unit(&mut w, v(10.0, 0.0), true, 1);
-    let disc = w
-        .add_body(BodyDef {
-            shape: Shape::circle(0.5).unwrap(),
-            transform: Transform::new(v(0.0, 3.0), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let disc = dynamic(&mut w, Shape::circle(0.5).unwrap(), v(0.0, 3.0));
     let wall = w
         .add_body(BodyDef {
             kind: BodyKind::Static,
@@ -1128,13 +1118,7 @@ fn a_resting_box_reports_its_weight_as_contact_force_past_a_threshold() {
     let mut w = World::new(WorldConfig::default());
     let ground = floor(&mut w, 5.0);
     // A 1 kg box (1 m × 1 m at 1 kg/m²) resting on the floor.
-    let b = w
-        .add_body(BodyDef {
-            shape: Shape::rectangle(0.5, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, 0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let b = dynamic(&mut w, Shape::rectangle(0.5, 0.5).unwrap(), v(0.0, 0.5));
     let shape = w.shape_ids(b)[0];
     // Awake throughout: a sleeping pair is not solved, and reports nothing.
     w.set_allow_sleep(b, false).unwrap();
@@ -1223,13 +1207,7 @@ fn an_impact_of_the_continuous_pass_is_reported_with_its_time() {
 fn given_mass_properties_replace_the_shapes_and_go_back() {
     let mut w = no_gravity();
     // A 1 kg unit box, given 4 kg, inertia 2 kg·m² and its centre of mass 0.25 m to the right.
-    let b = w
-        .add_body(BodyDef {
-            shape: Shape::rectangle(0.5, 0.5).unwrap(),
-            transform: Transform::new(v(1.0, 2.0), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
+    let b = dynamic(&mut w, Shape::rectangle(0.5, 0.5).unwrap(), v(1.0, 2.0));
     let data = sweep2d::MassData {
         mass: 4.0,
         inertia: 2.0,
@@ -1290,4 +1268,143 @@ fn given_mass_properties_replace_the_shapes_and_go_back() {
     assert!(matches!(e, BodyError::Conflicting { .. }), "{e}");
     assert_eq!(w.state_hash(), before);
     assert_eq!(w.body(b).unwrap().mass(), 1.0);
+}
+
+#[test]
+fn a_disabled_body_is_out_of_the_simulation_and_the_queries_until_enabled() {
+    let mut w = World::new(WorldConfig::default());
+    floor(&mut w, 5.0);
+    // A shelf box resting on the floor with a crate on it; a dynamic ball drifting to the side.
+    let shelf = dynamic(&mut w, Shape::rectangle(0.5, 0.5).unwrap(), v(0.0, 0.5));
+    let crate_ = dynamic(&mut w, Shape::rectangle(0.25, 0.25).unwrap(), v(0.0, 1.25));
+    let ball = w
+        .add_body(BodyDef {
+            shape: Shape::circle(0.2).unwrap(),
+            transform: Transform::new(v(3.0, 3.0), 0.0),
+            linear_velocity: v(1.0, 0.0),
+            gravity_scale: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        w.step();
+    }
+    let shelf_pose = w.body(shelf).unwrap().transform();
+    let ball_pose = w.body(ball).unwrap().transform();
+    w.set_enabled(shelf, false).unwrap();
+    w.set_enabled(ball, false).unwrap();
+    assert!(!w.body(shelf).unwrap().is_enabled());
+    // Queries no longer see them.
+    assert!(w.query_point(v(0.0, 0.5)).is_empty());
+    assert!(w.ray_cast(v(-3.0, 0.5), v(6.0, 0.0)).is_none());
+    let probe = Shape::circle(0.3).unwrap();
+    let near_ball = Transform::new(ball_pose.translation, 0.0);
+    assert!(w
+        .overlap_shape(&probe, &near_ball, &QueryFilter::default())
+        .is_empty());
+    // Moving them is refused, teleporting allowed.
+    assert!(w.set_velocity(ball, v(5.0, 0.0), 0.0).is_err());
+    assert!(w
+        .apply_impulse(ball, v(1.0, 0.0), ball_pose.translation)
+        .is_err());
+    // The crate falls through where the shelf is, to the floor; the two stay put.
+    for _ in 0..90 {
+        w.step();
+    }
+    let crate_y = w.body(crate_).unwrap().transform().translation.y;
+    assert!(
+        (crate_y - 0.25).abs() < 0.02,
+        "the crate rests on the floor: {crate_y}"
+    );
+    assert_eq!(w.body(shelf).unwrap().transform(), shelf_pose);
+    assert_eq!(w.body(ball).unwrap().transform(), ball_pose);
+    assert!(w
+        .events()
+        .moved
+        .iter()
+        .all(|m| m.body != shelf && m.body != ball));
+    // Enabled, the ball moves on at 1 m/s; the shelf, now overlapping the crate, pushes it out.
+    w.set_enabled(ball, true).unwrap();
+    w.set_enabled(shelf, true).unwrap();
+    assert_eq!(w.body(ball).unwrap().linear_velocity(), v(1.0, 0.0));
+    w.step();
+    let moved = w.body(ball).unwrap().transform().translation.x - ball_pose.translation.x;
+    assert!((moved - DT).abs() < 1e-12, "{moved}");
+    assert!(!w.query_point(v(0.0, 0.5)).is_empty());
+    // A body with a joint cannot be disabled; nothing changes.
+    let joint_def = DistanceJointDef::new(shelf, ball, v(0.0, 0.5), ball_pose.translation);
+    w.add_joint(joint_def).unwrap();
+    let before = w.state_hash();
+    let e = w.set_enabled(ball, false).unwrap_err();
+    assert!(matches!(e, BodyError::Conflicting { .. }), "{e}");
+    assert!(w.body(ball).unwrap().is_enabled());
+    assert_eq!(w.state_hash(), before);
+}
+
+#[test]
+fn a_disabled_kinematic_platform_stops_and_goes_on() {
+    let mut w = no_gravity();
+    let platform = w
+        .add_body(BodyDef {
+            kind: BodyKind::Kinematic,
+            shape: Shape::rectangle(1.0, 0.1).unwrap(),
+            linear_velocity: v(2.0, 0.0),
+            angular_velocity: 0.5,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    w.step();
+    let x = w.body(platform).unwrap().transform();
+    w.set_enabled(platform, false).unwrap();
+    for _ in 0..10 {
+        w.step();
+    }
+    assert_eq!(w.body(platform).unwrap().transform(), x);
+    assert!(w
+        .set_kinematic_target(platform, Transform::IDENTITY)
+        .is_err());
+    w.set_enabled(platform, true).unwrap();
+    let b = w.body(platform).unwrap();
+    assert_eq!(
+        (b.linear_velocity(), b.angular_velocity()),
+        (v(2.0, 0.0), 0.5)
+    );
+    w.step();
+    let moved = w.body(platform).unwrap().transform().translation - x.translation;
+    assert!((moved - v(2.0 * DT, 0.0)).length() < 1e-12, "{moved}");
+}
+
+#[test]
+fn a_bullet_passes_where_a_disabled_wall_stands_and_stops_when_it_is_back() {
+    for enabled in [false, true] {
+        let mut w = no_gravity();
+        let wall = w
+            .add_body(BodyDef {
+                kind: BodyKind::Static,
+                shape: Shape::rectangle(0.005, 2.0).unwrap(),
+                transform: Transform::new(v(3.0, 0.0), 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        w.set_enabled(wall, false).unwrap();
+        w.set_enabled(wall, enabled).unwrap();
+        let bullet = w
+            .add_body(BodyDef {
+                shape: Shape::circle(0.02).unwrap(),
+                linear_velocity: v(400.0, 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        w.step();
+        w.step();
+        let x = w.body(bullet).unwrap().transform().translation.x;
+        if enabled {
+            assert!(x < 3.0, "stopped by the wall: {x}");
+        } else {
+            assert!(
+                (x - 800.0 * DT).abs() < 1e-9,
+                "through where the wall is: {x}"
+            );
+        }
+    }
 }

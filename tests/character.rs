@@ -306,25 +306,36 @@ fn platform(w: &mut World, centre: Vec2, velocity: Vec2, spin: f64) -> BodyId {
     .unwrap()
 }
 
+/// Stands a character at `x` on the deck (top at y = 0.1) and rides it for 60 steps, moving
+/// under gravity after each; returns its pose and ground at the end.
+fn ride_for_a_second(
+    w: &mut World,
+    mover: &CharacterMover,
+    x: f64,
+) -> (Transform, sweep2d::GroundContact) {
+    let filter = QueryFilter::default();
+    let mut pose = at(x, 0.1 + 0.8 + mover.skin);
+    let mut ground = mover
+        .move_and_slide(w, pose, v(0.0, -0.01), &filter)
+        .ground
+        .expect("stands on the platform");
+    for _ in 0..60 {
+        w.step();
+        pose = mover.ride(w, pose, &ground, &filter).transform;
+        let r = mover.move_and_slide(w, pose, v(0.0, GRAVITY * DT * DT), &filter);
+        pose = r.transform;
+        ground = r.ground.expect("still on the platform");
+    }
+    (pose, ground)
+}
+
 #[test]
 fn a_moving_platform_carries_it() {
     let mut w = world();
     let deck = platform(&mut w, v(0.0, 0.0), v(2.0, 0.5), 0.0);
     let mover = box_mover();
-    let filter = QueryFilter::default();
-    let mut pose = at(0.5, 0.1 + 0.8 + mover.skin);
-    let mut ground = mover
-        .move_and_slide(&w, pose, v(0.0, -0.01), &filter)
-        .ground
-        .expect("stands on the platform");
-    for _ in 0..60 {
-        w.step();
-        pose = mover.ride(&w, pose, &ground, &filter).transform;
-        let r = mover.move_and_slide(&w, pose, v(0.0, GRAVITY * DT * DT), &filter);
-        pose = r.transform;
-        ground = r.ground.expect("still on the platform");
-        assert_eq!(ground.body, deck);
-    }
+    let (pose, ground) = ride_for_a_second(&mut w, &mover, 0.5);
+    assert_eq!(ground.body, deck);
     // One second at (2, 0.5) m/s: it stands where it stood on the deck.
     let expected = v(0.5 + 2.0, 0.1 + 0.8 + mover.skin + 0.5);
     assert!((pose.translation - expected).length() < 1e-6, "{pose:?}");
@@ -337,31 +348,17 @@ fn a_turning_platform_carries_it_round_with_its_point() {
     // slide limit, so the character stays where it stands on the deck.
     let deck = platform(&mut w, v(0.0, 0.0), Vec2::ZERO, 0.3);
     let mover = box_mover();
-    let filter = QueryFilter::default();
-    let mut pose = at(1.0, 0.1 + 0.8 + mover.skin);
-    let mut ground = mover
-        .move_and_slide(&w, pose, v(0.0, -0.01), &filter)
-        .ground
-        .unwrap();
-    let start_local = w
-        .body(deck)
-        .unwrap()
-        .transform()
-        .inv_transform_point(ground.point);
-    for _ in 0..60 {
-        w.step();
-        pose = mover.ride(&w, pose, &ground, &filter).transform;
-        let r = mover.move_and_slide(&w, pose, v(0.0, GRAVITY * DT * DT), &filter);
-        pose = r.transform;
-        ground = r.ground.expect("still on the platform");
-    }
+    // Where it first stands, in the deck's frame: the point under it, 1 m from the centre.
+    let start_local = v(1.0, 0.1);
+    let (pose, ground) = ride_for_a_second(&mut w, &mover, 1.0);
     let deck_pose = w.body(deck).unwrap().transform();
     assert!((deck_pose.angle() - 0.3).abs() < 1e-9);
-    // The character's foot is where it was on the deck (within a few centimetres: an upright box
-    // on a tilted deck touches it at its lower corner, not the middle of its base).
+    // The character stays where it stood on the deck: tilted up to the right, the deck now
+    // touches the upright box at its lower right corner, half the box's width (0.3 m) from where
+    // the middle of its base stood, to within 1 cm.
     let local = deck_pose.inv_transform_point(ground.point);
     assert!(
-        (local.x - start_local.x).abs() < 0.35,
+        (local.x - (start_local.x + 0.3)).abs() < 0.01,
         "{local} vs {start_local}"
     );
     assert!(pose.translation.y > 0.8 + 0.1, "{pose:?}");

@@ -222,6 +222,10 @@ pub struct Body {
     /// Mass properties given instead of the shapes' (`World::set_mass_data`); used while the
     /// body is dynamic, kept through kind changes and shape edits.
     pub(crate) mass_override: Option<MassData>,
+    /// Disabled (`World::set_enabled`): out of the simulation and the queries, at rest, holding
+    /// here the velocities it had (centre of mass, m/s; rad/s) to take again when enabled.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub(crate) disabled: Option<(Vec2, Real)>,
     /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
     pub(crate) piece_owner: Vec<u16>,
     /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
@@ -235,6 +239,12 @@ impl Body {
     #[must_use]
     pub fn kind(&self) -> BodyKind {
         self.kind
+    }
+
+    /// Whether the body takes part in the simulation and the queries (`World::set_enabled`).
+    #[must_use]
+    pub fn is_enabled(&self) -> bool {
+        self.disabled.is_none()
     }
 
     /// The mass properties given with `World::set_mass_data` instead of the shapes', if any.
@@ -418,7 +428,7 @@ impl Body {
 
     /// How the pair of this body and `other` is filtered (see [`PairFilter`]).
     pub(crate) fn pair_filter(&self, other: &Body) -> PairFilter {
-        if !self.solid || !other.solid {
+        if !self.solid || !other.solid || self.disabled.is_some() || other.disabled.is_some() {
             return PairFilter::Never;
         }
         if let (Some(fa), Some(fb)) = (self.uniform_filter, other.uniform_filter) {
@@ -557,6 +567,15 @@ impl Body {
                 ));
             }
         }
+        if self.disabled.is_some()
+            && (self.awake || self.linear_velocity != Vec2::ZERO || self.angular_velocity != 0.0)
+        {
+            return Err("a disabled body that is awake or moving".into());
+        }
+        if let Some((v, w)) = self.disabled {
+            crate::dynamics::body_input::check_vector(b, "disabled velocity", v).map_err(text)?;
+            check_finite(b, "disabled angular velocity", w).map_err(text)?;
+        }
         if self.fixed_rotation && self.angular_velocity != 0.0 {
             return Err(format!(
                 "an angular velocity of {} rad/s on a body whose rotation is locked",
@@ -663,6 +682,9 @@ impl Body {
 
     /// Wakes the body (its island follows at the end of the next step).
     pub(crate) fn wake(&mut self) {
+        if self.disabled.is_some() {
+            return; // a disabled body stays out of the simulation until enabled
+        }
         self.awake = true;
         self.sleep_time = 0.0;
     }
@@ -929,6 +951,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         fixed_rotation: def.fixed_rotation,
         kinematic_target: None,
         mass_override: None,
+        disabled: None,
         linear_damping: def.linear_damping,
         angular_damping: def.angular_damping,
         gravity_scale: def.gravity_scale,

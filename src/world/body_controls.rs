@@ -44,6 +44,60 @@ impl World {
         Ok(())
     }
 
+    /// Takes a body out of the simulation and the queries (`false`), or puts it back (`true`),
+    /// as Box2D's `b2Body_Disable` / `b2Body_Enable`. A disabled body keeps its shapes, pose,
+    /// settings and id (`World::body` still gives it, `Body::is_enabled` says so), but it
+    /// collides with nothing, no query (rays, casts, overlaps, points, boxes, explosions) sees
+    /// it, its sensors and it report nothing, it does not move, and nothing wakes it; the bodies
+    /// it touched wake (what rested on it falls). Enabled again, it wakes and moves on with the
+    /// velocities it had, and its contacts are found afresh in the next step. It may still be
+    /// moved with `set_transform` while disabled; forces, impulses, velocities and kinematic
+    /// targets are refused. Doing what is already done does nothing.
+    ///
+    /// # Errors
+    /// [`BodyError::UnknownBody`] for a stale id; [`BodyError::Conflicting`] when disabling a
+    /// body that has joints (remove them first). Nothing changes on error.
+    pub fn set_enabled(&mut self, id: BodyId, enabled: bool) -> Result<(), BodyError> {
+        let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
+        let body = self.bodies.at(key);
+        if body.disabled.is_none() == enabled {
+            return Ok(());
+        }
+        if enabled {
+            let body = self.bodies.at_mut(key);
+            if let Some((v, w)) = body.disabled.take() {
+                if body.kind != BodyKind::Static {
+                    (body.linear_velocity, body.angular_velocity) = (v, w);
+                }
+            }
+            body.wake();
+            // Found afresh: its proxy counts as moved, so the next step pairs it again.
+            let aabb = body.aabb();
+            self.broad_phase.reset_proxy(self.bodies.proxy(key), &aabb);
+            return Ok(());
+        }
+        let jointed = self
+            .joints
+            .iter()
+            .any(|(_, j)| j.body_b == key || j.body_a == Some(key));
+        if jointed {
+            return Err(BodyError::Conflicting {
+                body: body_label(body, id),
+                reason: "it has joints, which would pull on a body out of the simulation; \
+                         remove them first",
+            });
+        }
+        self.wake_neighbours(key, false);
+        self.contacts.remove_involving(key);
+        let body = self.bodies.at_mut(key);
+        body.disabled = Some((body.linear_velocity, body.angular_velocity));
+        (body.linear_velocity, body.angular_velocity) = (Vec2::ZERO, 0.0);
+        body.awake = false;
+        body.sleep_time = 0.0;
+        body.kinematic_target = None;
+        Ok(())
+    }
+
     /// Changes a body's kind at run time: static ↔ kinematic ↔ dynamic (a door that comes off its
     /// hinges, a platform that starts to move, a crate frozen in place). The body keeps its frame
     /// and shapes; its mass, inertia and centre of mass are those its shapes give the new kind
@@ -171,6 +225,7 @@ impl World {
         let (body, label) = self.body_mut(id)?;
         check_transform(&label, &target)?;
         check_position(&label, "target.translation", target.translation)?;
+        check_enabled(body, &label)?;
         if body.kind != BodyKind::Kinematic {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -228,4 +283,15 @@ impl World {
         }
         Ok(())
     }
+}
+
+/// Refuses to set a disabled body moving (`World::set_enabled`).
+pub(super) fn check_enabled(body: &crate::Body, label: &str) -> Result<(), BodyError> {
+    if body.disabled.is_some() {
+        return Err(BodyError::Conflicting {
+            body: label.to_string(),
+            reason: "the body is disabled: enable it first (set_enabled)",
+        });
+    }
+    Ok(())
 }

@@ -352,6 +352,7 @@ impl World {
         if body.fixed_rotation {
             check_locked_spin(&label, angular)?;
         }
+        body_controls::check_enabled(body, &label)?;
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
                 body: label,
@@ -447,6 +448,7 @@ impl World {
     ) -> Result<&mut Body, BodyError> {
         let (body, label) = self.body_mut(id)?;
         check(&label)?;
+        body_controls::check_enabled(body, &label)?;
         if body.kind != BodyKind::Dynamic {
             return Err(BodyError::WrongKind {
                 body: label,

@@ -162,6 +162,9 @@ impl World {
     ) {
         let body = self.bodies.at(key);
         let id = self.bodies.id(key);
+        if body.disabled.is_some() {
+            return; // out of the queries (`World::set_enabled`)
+        }
         if body.solid {
             visit_pieces_near(&body.com_shape, &body.pose, near, &mut |piece, xp, j| {
                 let def = body.piece_shape(j);
@@ -301,7 +304,10 @@ impl World {
 
     fn query_proxies(&self, aabb: &Aabb, mut f: impl FnMut(BodyId, &Body)) {
         self.broad_phase.query(aabb, |key| {
-            f(self.bodies.id(key), self.bodies.at(key));
+            let body = self.bodies.at(key);
+            if body.disabled.is_none() {
+                f(self.bodies.id(key), body);
+            }
             true
         });
     }

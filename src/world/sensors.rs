@@ -75,7 +75,7 @@ pub(crate) fn sensor_pass(
         time: clock.time + fraction * dt,
     };
     for (s, sensor_body) in bodies.iter() {
-        if sensor_body.sensors.is_empty() {
+        if sensor_body.sensors.is_empty() || sensor_body.disabled.is_some() {
             continue;
         }
         let ms = step_motion(sensor_body, turn(s));
@@ -96,6 +96,9 @@ pub(crate) fn sensor_pass(
             found.dedup();
             for v in found {
                 let visitor_body = bodies.at(v);
+                if visitor_body.disabled.is_some() {
+                    continue;
+                }
                 let mv = step_motion(visitor_body, turn(v));
                 // Each solid shape of the visitor that the sensor's filter accepts.
                 let mut owners: Vec<u16> = visitor_body.piece_owner.clone();

@@ -124,11 +124,7 @@ impl World {
         friction: Real,
         restitution: Real,
     ) -> Result<(), BodyError> {
-        let (b, label) = self.body_mut(id.body)?;
-        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
-            body: label.clone(),
-            index: id.index,
-        })?;
+        let (b, slot, label) = self.shape_mut(id)?;
         check_material(&label, friction, restitution)?;
         let def = &mut b.shapes[slot].def;
         (def.friction, def.restitution) = (friction, restitution);
@@ -153,11 +149,7 @@ impl World {
         id: ShapeId,
         threshold: Option<Real>,
     ) -> Result<(), BodyError> {
-        let (b, label) = self.body_mut(id.body)?;
-        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
-            body: label.clone(),
-            index: id.index,
-        })?;
+        let (b, slot, label) = self.shape_mut(id)?;
         if let Some(t) = threshold {
             check_force_threshold(&label, t)?;
         }
@@ -169,6 +161,17 @@ impl World {
             .filter(|s| s.contact_force_threshold.is_some())
             .count();
         Ok(())
+    }
+
+    /// The body of shape `id`, the shape's slot in its list, and the body's label for errors;
+    /// the error for a stale body or shape.
+    fn shape_mut(&mut self, id: ShapeId) -> Result<(&mut crate::Body, usize, String), BodyError> {
+        let (b, label) = self.body_mut(id.body)?;
+        let slot = b.shape_slot(id).ok_or_else(|| BodyError::UnknownShape {
+            body: label.clone(),
+            index: id.index,
+        })?;
+        Ok((b, slot, label))
     }
 
     /// The contact-force threshold of shape `id` (N), if it has one.
