@@ -1408,3 +1408,90 @@ fn a_bullet_passes_where_a_disabled_wall_stands_and_stops_when_it_is_back() {
         }
     }
 }
+
+#[test]
+fn a_translation_lock_makes_the_body_immovable_along_its_axis_and_free_across() {
+    // A 1 kg box locked along x, hit head-on along x by a 1 kg disc at 4 m/s (restitution 1):
+    // along x it is immovable, so the disc bounces back at 4 m/s and the box does not move.
+    let mut w = no_gravity();
+    let door = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            lock_x: true,
+            restitution: 1.0,
+            friction: 0.0,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let r = (1.0 / std::f64::consts::PI).sqrt(); // 1 kg
+    for speed in [4.0, 40.0, 400.0] {
+        let disc = w
+            .add_body(BodyDef {
+                shape: Shape::circle(r).unwrap(),
+                transform: Transform::new(v(-3.0, 0.0), 0.0),
+                linear_velocity: v(speed, 0.0),
+                restitution: 1.0,
+                friction: 0.0,
+                ..BodyDef::default()
+            })
+            .unwrap();
+        for _ in 0..120 {
+            w.step();
+        }
+        let d = w.body(disc).unwrap().linear_velocity();
+        let b = w.body(door).unwrap();
+        assert!((d.x + speed).abs() < 1e-6 * speed, "{speed}: disc {d}");
+        assert_eq!(b.linear_velocity().x, 0.0, "{speed}");
+        assert_eq!(b.transform().translation.x, 0.0, "{speed}");
+        w.remove_body(disc).unwrap();
+    }
+    // Across the lock it moves as any 1 kg body: an impulse of 2 N·s along y gives 2 m/s, one
+    // along x nothing.
+    let at = w.body(door).unwrap().center_of_mass();
+    w.apply_impulse(door, v(3.0, 2.0), at).unwrap();
+    assert_eq!(w.body(door).unwrap().linear_velocity(), v(0.0, 2.0));
+    // A velocity along the locked axis is refused; unlocking frees it.
+    assert!(w.set_velocity(door, v(1.0, 0.0), 0.0).is_err());
+    w.set_locked_translation(door, false, true).unwrap();
+    assert_eq!(w.body(door).unwrap().linear_velocity(), Vec2::ZERO);
+    assert_eq!(w.body(door).unwrap().locked_translation(), (false, true));
+    w.set_velocity(door, v(1.0, 0.0), 0.0).unwrap();
+    // A body created with a velocity along its locked axis is refused.
+    let e = w
+        .add_body(BodyDef {
+            lock_y: true,
+            linear_velocity: v(0.0, 1.0),
+            ..BodyDef::default()
+        })
+        .unwrap_err();
+    assert!(e.to_string().contains("linear_velocity.y"), "{e}");
+}
+
+#[test]
+fn a_body_locked_along_x_falls_straight_under_gravity_and_pushes() {
+    // Gravity and a sideways force: a body locked along x falls exactly as a free one along y
+    // and never moves along x, even when another body lands on it off centre.
+    let mut w = World::new(WorldConfig::default());
+    floor(&mut w, 10.0);
+    let free = dynamic(&mut w, Shape::rectangle(0.5, 0.5).unwrap(), v(-3.0, 5.0));
+    let locked = w
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.5, 0.5).unwrap(),
+            transform: Transform::new(v(3.0, 5.0), 0.0),
+            lock_x: true,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        w.apply_force(
+            locked,
+            v(50.0, 0.0),
+            w.body(locked).unwrap().center_of_mass(),
+        )
+        .unwrap();
+        w.step();
+        let (a, b) = (w.body(free).unwrap(), w.body(locked).unwrap());
+        assert_eq!(a.transform().translation.y, b.transform().translation.y);
+        assert_eq!(b.transform().translation.x, 3.0);
+    }
+}

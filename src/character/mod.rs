@@ -269,7 +269,7 @@ impl CharacterMover {
                 continue;
             }
             let arm = (c.point - body.center_of_mass()).perp_dot(into);
-            let w = body.inv_mass + body.inv_inertia * arm * arm;
+            let w = body.linear_response(into).dot(into) + body.inv_inertia * arm * arm;
             let impulse = into * (approach / (1.0 / self.mass + w));
             if world.apply_impulse(c.body, impulse, c.point).is_ok() {
                 pushed.push(c.body);

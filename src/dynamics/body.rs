@@ -6,8 +6,8 @@
 //! always the user's frame.
 
 use crate::dynamics::body_input::{
-    check_finite, check_locked_spin, check_material, check_position, check_speeds, check_transform,
-    error_label, non_negative, within,
+    check_finite, check_locked_motion, check_locked_spin, check_material, check_position,
+    check_speeds, check_transform, error_label, non_negative, within,
 };
 pub use crate::dynamics::body_input::{BodyError, BodyId, BodyKind};
 use crate::dynamics::contact_math::{point_velocity, relative_velocity, InverseMass};
@@ -61,6 +61,14 @@ pub struct BodyDef {
     /// crate that must stay upright. Default false. Change it with
     /// [`World::set_fixed_rotation`](crate::World::set_fixed_rotation).
     pub fixed_rotation: bool,
+    /// Whether the body's translation along the world x axis is locked: no contact, joint,
+    /// force or gravity moves it along x (its inverse mass along x is zero in the solver and the
+    /// continuous pass), and its velocity along x stays 0 (`linear_velocity.x` must then be 0).
+    /// A door on vertical rails, a piston. Default false. Change it with
+    /// [`World::set_locked_translation`](crate::World::set_locked_translation).
+    pub lock_x: bool,
+    /// As `lock_x`, along the world y axis (a platform that moves only sideways).
+    pub lock_y: bool,
     /// Whether a dynamic body starts awake. Default true. A body created asleep (a wall of
     /// 9,600 boxes waiting for a ram, a level's crates) costs no solver or narrow-phase work
     /// until something wakes it: a body that meets it, an impact from the continuous pass, or a
@@ -92,6 +100,8 @@ impl Default for BodyDef {
             gravity_scale: 1.0,
             allow_sleep: true,
             fixed_rotation: false,
+            lock_x: false,
+            lock_y: false,
             awake: true,
             user_tag: None,
             name: None,
@@ -192,6 +202,9 @@ pub struct Body {
     pub(crate) allow_sleep: bool,
     /// Whether its rotation is locked (`inv_inertia` is then 0, and its angular velocity 0).
     pub(crate) fixed_rotation: bool,
+    /// Whether its translation along world x / y is locked (`BodyDef::lock_x`, `lock_y`).
+    pub(crate) lock_x: bool,
+    pub(crate) lock_y: bool,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -576,6 +589,11 @@ impl Body {
             crate::dynamics::body_input::check_vector(b, "disabled velocity", v).map_err(text)?;
             check_finite(b, "disabled angular velocity", w).map_err(text)?;
         }
+        if (self.lock_x && self.linear_velocity.x != 0.0)
+            || (self.lock_y && self.linear_velocity.y != 0.0)
+        {
+            return Err("a velocity along an axis its translation is locked on".into());
+        }
         if self.fixed_rotation && self.angular_velocity != 0.0 {
             return Err(format!(
                 "an angular velocity of {} rad/s on a body whose rotation is locked",
@@ -658,7 +676,36 @@ impl Body {
         InverseMass {
             linear: self.inv_mass,
             angular: self.inv_inertia,
+            axes: self.free_axes(),
         }
+    }
+
+    /// 1 for each world axis the body may move along, 0 for a locked one (see
+    /// [`BodyDef::lock_x`]).
+    #[inline]
+    pub(crate) fn free_axes(&self) -> Vec2 {
+        Vec2::new(
+            if self.lock_x { 0.0 } else { 1.0 },
+            if self.lock_y { 0.0 } else { 1.0 },
+        )
+    }
+
+    /// The linear velocity change (m/s) an impulse `p` (N·s) gives the body, awake or not:
+    /// `p / mass`, with nothing along a locked axis.
+    pub(crate) fn linear_response(&self, p: Vec2) -> Vec2 {
+        let v = self.inv_mass * p;
+        if self.lock_x || self.lock_y {
+            v * self.free_axes()
+        } else {
+            v
+        }
+    }
+
+    /// Whether the body's translation is locked along the world x and y axes (see
+    /// [`BodyDef::lock_x`]).
+    #[must_use]
+    pub fn locked_translation(&self) -> (bool, bool) {
+        (self.lock_x, self.lock_y)
     }
 
     /// Whether the body's rotation is locked (see [`BodyDef::fixed_rotation`]).
@@ -831,6 +878,7 @@ fn check_motion_state(body: &str, def: &BodyDef) -> Result<(), BodyError> {
     if def.fixed_rotation {
         check_locked_spin(body, def.angular_velocity)?;
     }
+    check_locked_motion(body, def.lock_x, def.lock_y, def.linear_velocity)?;
     let asleep = !def.awake && def.kind == BodyKind::Dynamic;
     if asleep && !def.allow_sleep {
         return Err(BodyError::Conflicting {
@@ -949,6 +997,8 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         inertia: a.inertia,
         inv_inertia: inverse_inertia(a.inertia, def.fixed_rotation),
         fixed_rotation: def.fixed_rotation,
+        lock_x: def.lock_x,
+        lock_y: def.lock_y,
         kinematic_target: None,
         mass_override: None,
         disabled: None,

@@ -365,6 +365,29 @@ pub(crate) fn error_label(name: &str) -> String {
 }
 
 /// Checks an angular velocity (rad/s) given to body `body` whose rotation is locked: it must be 0.
+/// Refuses a velocity along an axis whose translation is locked (`BodyDef::lock_x`, `lock_y`).
+pub(crate) fn check_locked_motion(
+    body: &str,
+    lock_x: bool,
+    lock_y: bool,
+    v: Vec2,
+) -> Result<(), BodyError> {
+    for (locked, field, value) in [
+        (lock_x, "linear_velocity.x", v.x),
+        (lock_y, "linear_velocity.y", v.y),
+    ] {
+        if locked && value != 0.0 {
+            return Err(BodyError::OutOfRange {
+                body: body.to_string(),
+                field,
+                value,
+                expected: "0 along an axis whose translation is locked (unlock it first)",
+            });
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn check_locked_spin(body: &str, angular_velocity: Real) -> Result<(), BodyError> {
     if angular_velocity != 0.0 {
         return Err(BodyError::OutOfRange {

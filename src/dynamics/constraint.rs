@@ -124,6 +124,7 @@ impl ContactConstraint {
         const NO_MASS: InverseMass = InverseMass {
             linear: 0.0,
             angular: 0.0,
+            axes: Vec2::ZERO,
         };
         Self {
             a: 0,

@@ -38,26 +38,78 @@ pub(crate) fn relative_velocity(
 }
 
 /// Inverse mass (1/kg) and inverse rotational inertia (1/(kg·m²)) of a body; zero for static and
-/// kinematic bodies, which impulses do not move.
+/// kinematic bodies, which impulses do not move. A body whose translation is locked along a world
+/// axis (`World::set_locked_translation`) has zero inverse mass along it: `axes` holds 1 for a
+/// free axis and 0 for a locked one, and the inverse mass is the diagonal `linear · axes`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct InverseMass {
     /// 1 / mass.
     pub linear: Real,
     /// 1 / inertia about the centre of mass.
     pub angular: Real,
+    /// 1 for each world axis the body may move along, 0 for a locked one.
+    pub axes: Vec2,
 }
 
 impl InverseMass {
+    /// A body's inverse masses, free to move along both axes.
+    #[cfg(test)]
+    pub const fn free(linear: Real, angular: Real) -> Self {
+        Self {
+            linear,
+            angular,
+            axes: Vec2::ONE,
+        }
+    }
+
     /// Whether impulses move the body at all.
     #[inline(always)]
     pub fn responds(self) -> bool {
-        self.linear != 0.0 || self.angular != 0.0
+        (self.linear != 0.0 && self.axes != Vec2::ZERO) || self.angular != 0.0
+    }
+
+    /// Whether its translation is free along both axes (the common case, computed as before
+    /// the locks existed, to the bit).
+    #[inline(always)]
+    fn free_axes(self) -> bool {
+        self.axes == Vec2::ONE
+    }
+
+    /// The linear velocity change (m/s) an impulse `p` (N·s) makes.
+    #[inline(always)]
+    pub fn linear_response(self, p: Vec2) -> Vec2 {
+        if self.free_axes() {
+            self.linear * p
+        } else {
+            self.linear * (self.axes * p)
+        }
+    }
+
+    /// The inverse mass along the unit direction `d` (1/kg): `linear`, or less along a locked
+    /// axis.
+    #[inline(always)]
+    pub fn linear_along(self, d: Vec2) -> Real {
+        if self.free_axes() {
+            self.linear
+        } else {
+            self.linear * (self.axes.x * d.x * d.x + self.axes.y * d.y * d.y)
+        }
+    }
+
+    /// The linear coupling `u · M⁻¹ · w` of two directions (1/kg).
+    #[inline(always)]
+    pub fn linear_across(self, u: Vec2, w: Vec2) -> Real {
+        if self.free_axes() {
+            self.linear * u.dot(w)
+        } else {
+            self.linear * (self.axes * u).dot(w)
+        }
     }
 
     /// The velocity change `(Δv, Δω)` an impulse `j` (N·s) at offset `r` makes.
     #[inline(always)]
     pub fn response(self, r: Vec2, j: Vec2) -> (Vec2, Real) {
-        (self.linear * j, self.angular * r.perp_dot(j))
+        (self.linear_response(j), self.angular * r.perp_dot(j))
     }
 }
 
@@ -73,7 +125,7 @@ pub(crate) fn inverse_effective_mass(
     d: Vec2,
 ) -> Real {
     let (rda, rdb) = (ra.perp_dot(d), rb.perp_dot(d));
-    a.linear + b.linear + a.angular * rda * rda + b.angular * rdb * rdb
+    a.linear_along(d) + b.linear_along(d) + a.angular * rda * rda + b.angular * rdb * rdb
 }
 
 /// How the friction or restitution coefficients of two bodies combine into the pair's.
@@ -133,10 +185,7 @@ mod tests {
     #[test]
     fn effective_mass_of_a_point_hit_off_centre() {
         // A unit mass with unit inertia hit 1 m off its centre, across the offset: 1 + 1² = 2.
-        let body = InverseMass {
-            linear: 1.0,
-            angular: 1.0,
-        };
+        let body = InverseMass::free(1.0, 1.0);
         let ground = InverseMass::default();
         let k = inverse_effective_mass(ground, Vec2::ZERO, body, Vec2::X, Vec2::Y);
         assert_eq!(k, 2.0);

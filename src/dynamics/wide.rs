@@ -21,7 +21,7 @@
 
 use crate::dynamics::constraint::{BodyState, ConstraintPoint, ContactConstraint, Pass};
 use crate::dynamics::stages::SharedSlice;
-use crate::math::Real;
+use crate::math::{Real, Vec2};
 use core::ops::{Add, Mul, Sub};
 
 /// Constraints per bundle.
@@ -251,9 +251,10 @@ pub(crate) struct Bundle<L> {
 /// Inverse masses (1/kg) and inertias (1/(kg·m²)) of a bundle's bodies A and B.
 #[derive(Clone, Copy, Debug, Default)]
 struct MassLanes<L> {
-    inv_mass_a: L,
+    /// Inverse mass along x and y (a translation lock zeroes one; equal otherwise).
+    inv_mass_a: V2<L>,
     inv_inertia_a: L,
-    inv_mass_b: L,
+    inv_mass_b: V2<L>,
     inv_inertia_b: L,
 }
 
@@ -279,11 +280,11 @@ impl<L: Lanes> Velocities<L> {
     /// Applies an impulse `j` to B (and `−j` to A) at anchors `ra`, `rb`.
     #[inline(always)]
     fn apply(&mut self, mass: &MassLanes<L>, ra: V2<L>, rb: V2<L>, j: V2<L>) {
-        self.va.x = self.va.x - mass.inv_mass_a * j.x;
-        self.va.y = self.va.y - mass.inv_mass_a * j.y;
+        self.va.x = self.va.x - mass.inv_mass_a.x * j.x;
+        self.va.y = self.va.y - mass.inv_mass_a.y * j.y;
         self.wa = self.wa - mass.inv_inertia_a * ra.cross(j);
-        self.vb.x = self.vb.x + mass.inv_mass_b * j.x;
-        self.vb.y = self.vb.y + mass.inv_mass_b * j.y;
+        self.vb.x = self.vb.x + mass.inv_mass_b.x * j.x;
+        self.vb.y = self.vb.y + mass.inv_mass_b.y * j.y;
         self.wb = self.wb + mass.inv_inertia_b * rb.cross(j);
     }
 }
@@ -421,9 +422,15 @@ impl<L: Lanes> Bundle<L> {
             moves_a: lane_mask(|lane| c[lane].mass_a.responds()),
             moves_b: lane_mask(|lane| c[lane].mass_b.responds()),
             mass: MassLanes {
-                inv_mass_a: lanes(|c| c.mass_a.linear),
+                inv_mass_a: V2 {
+                    x: lanes(|c| c.mass_a.linear_along(Vec2::X)),
+                    y: lanes(|c| c.mass_a.linear_along(Vec2::Y)),
+                },
                 inv_inertia_a: lanes(|c| c.mass_a.angular),
-                inv_mass_b: lanes(|c| c.mass_b.linear),
+                inv_mass_b: V2 {
+                    x: lanes(|c| c.mass_b.linear_along(Vec2::X)),
+                    y: lanes(|c| c.mass_b.linear_along(Vec2::Y)),
+                },
                 inv_inertia_b: lanes(|c| c.mass_b.angular),
             },
             normal: V2 {

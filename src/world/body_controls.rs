@@ -174,6 +174,30 @@ impl World {
         Ok(())
     }
 
+    /// Locks (or unlocks) a body's translation along the world x and y axes (`BodyDef::lock_x`,
+    /// `lock_y`): along a locked axis nothing moves it (its inverse mass there is zero in the
+    /// solver, the joints and the continuous pass, so what hits it along that axis meets an
+    /// immovable body), and its velocity along it is set to 0. Both locked and the rotation
+    /// locked too, it stands still. Wakes the body.
+    pub fn set_locked_translation(
+        &mut self,
+        id: BodyId,
+        lock_x: bool,
+        lock_y: bool,
+    ) -> Result<(), BodyError> {
+        let (body, _) = self.body_mut(id)?;
+        (body.lock_x, body.lock_y) = (lock_x, lock_y);
+        if body.kind != BodyKind::Static {
+            body.linear_velocity *= body.free_axes();
+            body.force *= body.free_axes();
+        }
+        if let Some((v, w)) = body.disabled {
+            body.disabled = Some((v * body.free_axes(), w));
+        }
+        body.wake();
+        Ok(())
+    }
+
     /// Sets the multiplier of the world's gravity for this body (within ±1e3; 0 floats, −1 falls
     /// up). Wakes the body.
     pub fn set_gravity_scale(&mut self, id: BodyId, scale: Real) -> Result<(), BodyError> {

@@ -175,7 +175,7 @@ impl World {
                 continue;
             }
             let b = self.bodies.at(key);
-            let (inv_mass, inv_inertia, centre) = (b.inv_mass, b.inv_inertia, b.pose.translation);
+            let (inv_inertia, centre) = (b.inv_inertia, b.pose.translation);
             // The velocity change the pieces' impulses add up to, and whether any piece was hit.
             let (mut dv, mut dw, mut hit) = (Vec2::ZERO, 0.0, false);
             self.visit_shapes(key, &filter, None, &mut |_, piece, xp| {
@@ -191,7 +191,7 @@ impl World {
                     ((reach - distance) / def.falloff).clamp(0.0, 1.0)
                 };
                 let j = def.impulse_per_length * width * scale * direction;
-                dv += inv_mass * j;
+                dv += b.linear_response(j);
                 dw += inv_inertia * (at - centre).perp_dot(j);
                 hit = true;
             });

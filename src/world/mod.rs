@@ -57,8 +57,8 @@ use crate::broadphase::{BroadPhase, ProxyType};
 use crate::constants::MAX_FORCE;
 use crate::dynamics::body::build_body;
 use crate::dynamics::body_input::{
-    check_finite, check_locked_spin, check_position, check_speeds, check_transform, check_vector,
-    within,
+    check_finite, check_locked_motion, check_locked_spin, check_position, check_speeds,
+    check_transform, check_vector, within,
 };
 
 /// The range of forces, torques and impulses, for errors.
@@ -352,6 +352,7 @@ impl World {
         if body.fixed_rotation {
             check_locked_spin(&label, angular)?;
         }
+        check_locked_motion(&label, body.lock_x, body.lock_y, linear)?;
         body_controls::check_enabled(body, &label)?;
         if body.kind == BodyKind::Static {
             return Err(BodyError::WrongKind {
@@ -429,7 +430,7 @@ impl World {
             check_position(label, "point", point)?;
             within(label, "impulse", impulse.length(), MAX_FORCE, FORCE_RANGE)
         })?;
-        let v = body.linear_velocity + body.inv_mass * impulse;
+        let v = body.linear_velocity + body.linear_response(impulse);
         let w = body.angular_velocity
             + body.inv_inertia * (point - body.pose.translation).perp_dot(impulse);
         let label = body_label(body, id);

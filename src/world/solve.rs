@@ -119,7 +119,15 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
                 BodySim::STATIC
             }
             BodyKind::Dynamic => BodySim {
-                dv: h * (b.gravity_scale * config.gravity + b.inv_mass * b.force),
+                dv: {
+                    let dv = h * (b.gravity_scale * config.gravity + b.inv_mass * b.force);
+                    // Along a locked axis nothing accelerates the body (`BodyDef::lock_x`).
+                    if b.lock_x || b.lock_y {
+                        dv * b.free_axes()
+                    } else {
+                        dv
+                    }
+                },
                 dw: h * b.inv_inertia * b.torque,
                 linear_damping: 1.0 / (1.0 + h * b.linear_damping),
                 angular_damping: 1.0 / (1.0 + h * b.angular_damping),

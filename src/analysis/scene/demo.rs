@@ -32,6 +32,8 @@ pub fn demo() -> SceneFile {
         filter: Filter::DEFAULT,
         sensor: false,
         fixed_rotation: false,
+        lock_x: false,
+        lock_y: false,
         shapes: Vec::new(),
     };
     let bodies = vec![

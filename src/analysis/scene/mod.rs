@@ -155,6 +155,13 @@ pub struct BodySpec {
     /// then be 0).
     #[serde(default, skip_serializing_if = "is_false")]
     pub fixed_rotation: bool,
+    /// The body's translation along world x is locked (default false; `velocity[0]` must then
+    /// be 0).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lock_x: bool,
+    /// As `lock_x`, along world y.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lock_y: bool,
     /// More shapes of the body, each placed in the body frame (default none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shapes: Vec<ShapeDefSpec>,
@@ -558,6 +565,8 @@ impl SceneFile {
                 filter: spec.filter,
                 sensor: spec.sensor,
                 fixed_rotation: spec.fixed_rotation,
+                lock_x: spec.lock_x,
+                lock_y: spec.lock_y,
                 name: Some(name.clone()),
                 ..BodyDef::default()
             };

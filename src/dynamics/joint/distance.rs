@@ -152,7 +152,10 @@ impl Rules for Distance {
         let l = s.d.length();
         let u = s.d.normalize_or(Vec2::X);
         let (cra, crb) = (ra.perp_dot(u), rb.perp_dot(u));
-        let k = ma.linear + mb.linear + ma.angular * cra * cra + mb.angular * crb * crb;
+        let k = ma.linear_along(u)
+            + mb.linear_along(u)
+            + ma.angular * cra * cra
+            + mb.angular * crb * crb;
         let inv_k = if k > 0.0 { 1.0 / k } else { 0.0 };
         let along = |v: &Pair| v.relative(ra, rb).dot(u);
         if self.min < self.max {

@@ -213,9 +213,9 @@ impl Pair {
     /// Applies `p` (N·s) at B's lever `rb` and `−p` at A's lever `ra`.
     #[inline]
     pub fn apply(&mut self, ma: InverseMass, mb: InverseMass, ra: Vec2, rb: Vec2, p: Vec2) {
-        self.va -= ma.linear * p;
+        self.va -= ma.linear_response(p);
         self.wa -= ma.angular * ra.perp_dot(p);
-        self.vb += mb.linear * p;
+        self.vb += mb.linear_response(p);
         self.wb += mb.angular * rb.perp_dot(p);
     }
 
@@ -391,10 +391,14 @@ pub(crate) fn point(
     (bias, ms, is): (Vec2, Real, Real),
     max: Option<Real>,
 ) {
-    let (m, ia, ib) = (ma.linear + mb.linear, ma.angular, mb.angular);
-    let k11 = m + ia * ra.y * ra.y + ib * rb.y * rb.y;
+    let (ia, ib) = (ma.angular, mb.angular);
+    let (mx, my) = (
+        ma.linear_along(Vec2::X) + mb.linear_along(Vec2::X),
+        ma.linear_along(Vec2::Y) + mb.linear_along(Vec2::Y),
+    );
+    let k11 = mx + ia * ra.y * ra.y + ib * rb.y * rb.y;
     let k12 = -ia * ra.x * ra.y - ib * rb.x * rb.y;
-    let k22 = m + ia * ra.x * ra.x + ib * rb.x * rb.x;
+    let k22 = my + ia * ra.x * ra.x + ib * rb.x * rb.x;
     let det = k11 * k22 - k12 * k12;
     if det <= 0.0 {
         return;

@@ -208,7 +208,10 @@ fn solve_slider(drive: &Drive, s: &Substep, i: &mut JointImpulses, v: &mut Pair,
         |v: &Pair, n: Vec2| n.dot(v.vb - v.va) + v.wb * rb.perp_dot(n) - v.wa * arm_a.perp_dot(n);
     let inv_k_n = |n: Vec2| {
         let (sa_, sb_) = (arm_a.perp_dot(n), rb.perp_dot(n));
-        let k = ma.linear + mb.linear + ma.angular * sa_ * sa_ + mb.angular * sb_ * sb_;
+        let k = ma.linear_along(n)
+            + mb.linear_along(n)
+            + ma.angular * sa_ * sa_
+            + mb.angular * sb_ * sb_;
         if k > 0.0 {
             1.0 / k
         } else {

@@ -485,6 +485,16 @@ impl GroupTable {
     /// The group's joints (at slots `slots`) factorised as a tree, or `None` when they do not
     /// form one (see `joint_tree.rs`).
     fn joint_tree(&self, joints: &[GroupJoint], slots: &[(usize, usize)]) -> Option<JointTree> {
+        // The tree's rows take one inverse mass per body: a body with a locked translation
+        // (`BodyDef::lock_x`) is left to the iterative solve, which takes its inverse mass per
+        // axis.
+        if self
+            .bodies
+            .iter()
+            .any(|b| b.inv.linear != 0.0 && b.inv.axes != Vec2::ONE)
+        {
+            return None;
+        }
         let inv: Vec<(Real, Real)> = self
             .bodies
             .iter()
@@ -569,8 +579,8 @@ impl GroupTable {
         let (p1, p2) = (k.points[0], k.points[1]);
         let k11 = inverse_effective_mass(ma, p1.ra, mb, p1.rb, n);
         let k22 = inverse_effective_mass(ma, p2.ra, mb, p2.rb, n);
-        let k12 = ma.linear
-            + mb.linear
+        let k12 = ma.linear_along(n)
+            + mb.linear_along(n)
             + ma.angular * p1.ra.perp_dot(n) * p2.ra.perp_dot(n)
             + mb.angular * p1.rb.perp_dot(n) * p2.rb.perp_dot(n);
         let det = k11 * k22 - k12 * k12;

@@ -172,7 +172,7 @@ impl ContinuousPass<'_> {
                         let inv = mass(self, bi);
                         sum += si
                             * sj
-                            * (inv.linear * ri.n.dot(rj.n)
+                            * (inv.linear_across(ri.n, rj.n)
                                 + inv.angular * oi.perp_dot(ri.n) * oj.perp_dot(rj.n));
                     }
                 }
