@@ -1495,3 +1495,29 @@ fn a_body_locked_along_x_falls_straight_under_gravity_and_pushes() {
         assert_eq!(b.transform().translation.x, 3.0);
     }
 }
+
+#[test]
+fn impulses_at_a_point_and_at_the_centre() {
+    let mut w = no_gravity();
+    // A 1 kg unit box (inertia 1/6 kg·m²).
+    let b = dynamic(&mut w, Shape::rectangle(0.5, 0.5).unwrap(), v(0.0, 0.0));
+    w.apply_impulse_to_center(b, v(2.0, 0.0)).unwrap();
+    assert_eq!(w.body(b).unwrap().linear_velocity(), v(2.0, 0.0));
+    assert_eq!(w.body(b).unwrap().angular_velocity(), 0.0);
+    // 1 N·s up at the right edge: +1 m/s up and (0.5 × 1) / (1/6) = 3 rad/s.
+    w.apply_impulse_at_point(b, v(0.0, 1.0), v(0.5, 0.0))
+        .unwrap();
+    let body = w.body(b).unwrap();
+    assert!((body.linear_velocity() - v(2.0, 1.0)).length() < 1e-12);
+    assert!((body.angular_velocity() - 3.0).abs() < 1e-12);
+    w.apply_force_at_point(b, v(6.0, 0.0), v(0.0, 0.0)).unwrap();
+    w.step();
+    let vx = w.body(b).unwrap().linear_velocity().x;
+    assert!((vx - (2.0 + 6.0 * DT)).abs() < 1e-12, "{vx}");
+    let gone = dynamic(&mut w, Shape::circle(0.1).unwrap(), v(5.0, 0.0));
+    w.remove_body(gone).unwrap();
+    assert!(matches!(
+        w.apply_impulse_to_center(gone, v(1.0, 0.0)),
+        Err(BodyError::UnknownBody(_))
+    ));
+}

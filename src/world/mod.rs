@@ -406,6 +406,40 @@ impl World {
         Ok(())
     }
 
+    /// [`World::apply_force`] by the name Box2D and Rapier use for a force at a point: a force
+    /// (N, world) at a world point (metres) for the next step.
+    pub fn apply_force_at_point(
+        &mut self,
+        id: BodyId,
+        force: Vec2,
+        point: Vec2,
+    ) -> Result<(), BodyError> {
+        self.apply_force(id, force, point)
+    }
+
+    /// [`World::apply_impulse`] by the name Box2D and Rapier use: an impulse (N·s, world) at a
+    /// world point (metres).
+    pub fn apply_impulse_at_point(
+        &mut self,
+        id: BodyId,
+        impulse: Vec2,
+        point: Vec2,
+    ) -> Result<(), BodyError> {
+        self.apply_impulse(id, impulse, point)
+    }
+
+    /// An impulse (N·s, world) at the body's centre of mass: its velocity changes by
+    /// `impulse / mass` and its spin not at all.
+    pub fn apply_impulse_to_center(&mut self, id: BodyId, impulse: Vec2) -> Result<(), BodyError> {
+        let centre = self
+            .bodies
+            .get(id)
+            .ok_or(BodyError::UnknownBody(id))?
+            .pose
+            .translation;
+        self.apply_impulse(id, impulse, centre)
+    }
+
     /// Applies a torque (N·m) for the next step; accumulates.
     pub fn apply_torque(&mut self, id: BodyId, torque: Real) -> Result<(), BodyError> {
         let body = self.dynamic_body(id, |label| check_finite(label, "torque", torque))?;
