@@ -147,3 +147,61 @@ fn bad_bytes_are_refused_with_a_reason() {
         "{e}"
     );
 }
+
+/// The body controls of the gameplay round survive a snapshot: translation locks, given mass
+/// data, a disabled body and a contact-force threshold, with the world continuing bit for bit
+/// (contact-force events included).
+#[test]
+fn body_controls_continue_bit_for_bit_after_a_restore() {
+    use sweep2d::{BodyDef, BodyKind, MassData, Shape, Transform, Vec2};
+    let mut world = scenes::pyramid(6).world;
+    let slider = world
+        .add_body(BodyDef {
+            shape: Shape::rectangle(0.4, 0.4).unwrap(),
+            transform: Transform::new(Vec2::new(-4.0, 3.0), 0.0),
+            lock_x: true,
+            ..BodyDef::default()
+        })
+        .unwrap();
+    let heavy = world
+        .add_body(BodyDef {
+            shape: Shape::circle(0.3).unwrap(),
+            transform: Transform::new(Vec2::new(4.0, 3.0), 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    world
+        .set_mass_data(
+            heavy,
+            Some(MassData {
+                mass: 5.0,
+                inertia: 0.4,
+                center: Vec2::new(0.1, 0.0),
+            }),
+        )
+        .unwrap();
+    let parked = world
+        .add_body(BodyDef {
+            kind: BodyKind::Kinematic,
+            shape: Shape::rectangle(1.0, 0.1).unwrap(),
+            transform: Transform::new(Vec2::new(0.0, 8.0), 0.0),
+            linear_velocity: Vec2::new(1.0, 0.0),
+            ..BodyDef::default()
+        })
+        .unwrap();
+    world.set_enabled(parked, false).unwrap();
+    let ground_shape = world.shape_ids(world.bodies().next().unwrap().0)[0];
+    world
+        .set_contact_force_threshold(ground_shape, Some(1.0))
+        .unwrap();
+    for _ in 0..20 {
+        world.step();
+    }
+    let restored = World::restore(&world.snapshot()).unwrap();
+    let s = restored.body(slider).unwrap();
+    assert_eq!(s.locked_translation(), (true, false));
+    assert_eq!(restored.body(heavy).unwrap().mass(), 5.0);
+    assert!(!restored.body(parked).unwrap().is_enabled());
+    assert_eq!(restored.contact_force_threshold(ground_shape), Some(1.0));
+    continues_bit_for_bit("body controls", world, 0, 60);
+}
