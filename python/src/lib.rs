@@ -1,0 +1,478 @@
+//! `sweep2d._native`: the Python extension module of sweep2d (PyO3), wrapped by the package in
+//! `python/sweep2d/`. It loads scene files (the command line's validation and messages, raised as
+//! `sweep2d.SceneError`, a `ValueError`), steps worlds, records trajectories into NumPy arrays,
+//! pickles worlds through the snapshot format (bit for bit), and runs ensembles of perturbed
+//! starts on every core with the interpreter's lock released.
+//!
+//! Bodies are named in Python by their index in the scene file's `bodies` list (a scene's
+//! character, when it has one, comes last). Units are SI, world frame, as in the engine.
+
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::collections::HashMap;
+use sweep2d::analysis::scene::{LoadedScene, SceneFile};
+use sweep2d::{BodyId, World};
+
+create_exception!(
+    _native,
+    SceneError,
+    PyValueError,
+    "A scene file or dict that cannot be read or built; the message names the body and the field."
+);
+
+create_exception!(
+    _native,
+    SimulationError,
+    PyRuntimeError,
+    "A step that could not be taken: it would have left a non-finite state and was undone."
+);
+
+/// A world built from a scene, with its bodies in file order. The engine's world keeps scratch
+/// caches that are not shared between threads: a mutex (never contended, as the interpreter calls
+/// one method at a time on an object) makes the object safe to pass between Python threads.
+#[pyclass(module = "sweep2d._native", name = "World")]
+struct PyWorld {
+    scene: std::sync::Mutex<LoadedScene>,
+}
+
+impl PyWorld {
+    fn new(scene: LoadedScene) -> Self {
+        Self {
+            scene: std::sync::Mutex::new(scene),
+        }
+    }
+
+    /// The scene, locked (a poisoned lock, left by a panic in a step, still holds a whole world:
+    /// every step either finishes or is undone).
+    fn lock(&self) -> std::sync::MutexGuard<'_, LoadedScene> {
+        self.scene
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn scene_error(e: impl std::fmt::Display) -> PyErr {
+    SceneError::new_err(e.to_string())
+}
+
+/// Reads a scene from JSON text and builds it.
+#[pyfunction]
+fn load_scene_json(text: &str) -> PyResult<PyWorld> {
+    let scene = SceneFile::load(text).map_err(scene_error)?;
+    Ok(PyWorld::new(scene))
+}
+
+/// Reads a scene file (at most 16 MiB) and builds it.
+#[pyfunction]
+fn load_scene_file(path: std::path::PathBuf) -> PyResult<PyWorld> {
+    let file = SceneFile::read(&path).map_err(scene_error)?;
+    let scene = file.build().map_err(scene_error)?;
+    Ok(PyWorld::new(scene))
+}
+
+/// The pickled form of a world: the names of its bodies in file order (JSON), then its snapshot.
+fn pickled(scene: &LoadedScene) -> PyResult<Vec<u8>> {
+    if scene.character.is_some() {
+        return Err(PyValueError::new_err(
+            "a scene with a character cannot be pickled: the character's controller state is \
+             not in the snapshot format",
+        ));
+    }
+    let names: Vec<&str> = scene.bodies.iter().map(|(_, n)| n.as_str()).collect();
+    let names = serde_json::to_string(&names).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut out = (names.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(names.as_bytes());
+    out.extend_from_slice(&scene.world.snapshot());
+    Ok(out)
+}
+
+/// A world from its pickled form (see [`pickled`]).
+#[pyfunction]
+fn _restore(state: &[u8]) -> PyResult<PyWorld> {
+    let bad = |what: &str| PyValueError::new_err(format!("not a pickled sweep2d world: {what}"));
+    let head: [u8; 8] = state
+        .get(..8)
+        .and_then(|h| h.try_into().ok())
+        .ok_or_else(|| bad("too short"))?;
+    let len = usize::try_from(u64::from_le_bytes(head)).map_err(|_| bad("bad length"))?;
+    let names = state
+        .get(8..8usize.saturating_add(len))
+        .ok_or_else(|| bad("cut short"))?;
+    let names: Vec<String> = std::str::from_utf8(names)
+        .ok()
+        .and_then(|t| serde_json::from_str(t).ok())
+        .ok_or_else(|| bad("the body names"))?;
+    let world = World::restore(&state[8 + len..]).map_err(|e| bad(&e.to_string()))?;
+    let by_name: HashMap<String, BodyId> = world
+        .bodies()
+        .filter_map(|(id, b)| b.name().map(|n| (n.to_string(), id)))
+        .collect();
+    let bodies = names
+        .into_iter()
+        .map(|n| by_name.get(&n).map(|id| (*id, n)))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| bad("a body named in it is not in its world"))?;
+    Ok(PyWorld::new(LoadedScene {
+        world,
+        bodies,
+        steps: 0,
+        character: None,
+    }))
+}
+
+/// Body `index` of `scene` (its place in the file) read by `f`, or an `IndexError`.
+fn with_body<T>(
+    scene: &LoadedScene,
+    index: usize,
+    f: impl FnOnce(&sweep2d::Body) -> T,
+) -> PyResult<T> {
+    let id = scene.bodies.get(index).map(|(id, _)| *id).ok_or_else(|| {
+        PyIndexError::new_err(format!(
+            "no body {index}: the scene has {} (ids 0 to {})",
+            scene.bodies.len(),
+            scene.bodies.len().saturating_sub(1)
+        ))
+    })?;
+    scene
+        .world
+        .body(id)
+        .map(f)
+        .ok_or_else(|| PyIndexError::new_err(format!("body {index} was removed")))
+}
+
+/// Steps `scene` `n` times, stopping at the first step that fails.
+fn advance(scene: &mut LoadedScene, n: u64) -> Result<(), String> {
+    for _ in 0..n {
+        scene.step(None).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// What `World.run` records, column by column (assembled into arrays by the package).
+struct Frames {
+    time: Vec<f64>,
+    positions: Vec<f64>,
+    angles: Vec<f64>,
+    velocities: Vec<f64>,
+    angular_velocities: Vec<f64>,
+    /// Impact columns: step, time, body a, body b, point x, y, normal x, y, speed, impulse.
+    impacts: [Vec<f64>; 10],
+}
+
+impl Frames {
+    fn record(&mut self, scene: &LoadedScene) {
+        self.time.push(scene.world.time());
+        for (id, _) in &scene.bodies {
+            let (p, a, v, w) = scene.world.body(*id).map_or(
+                (sweep2d::Vec2::NAN, f64::NAN, sweep2d::Vec2::NAN, f64::NAN),
+                |b| {
+                    let x = b.transform();
+                    (
+                        x.translation,
+                        x.angle(),
+                        b.linear_velocity(),
+                        b.angular_velocity(),
+                    )
+                },
+            );
+            self.positions.extend([p.x, p.y]);
+            self.angles.push(a);
+            self.velocities.extend([v.x, v.y]);
+            self.angular_velocities.push(w);
+        }
+    }
+
+    fn impacts(&mut self, scene: &LoadedScene, index: &HashMap<BodyId, usize>) {
+        let of = |id: &BodyId| index.get(id).map_or(-1.0, |&i| i as f64);
+        for i in &scene.world.events().impacts {
+            let row = [
+                i.step as f64,
+                i.time,
+                of(&i.body_a),
+                of(&i.body_b),
+                i.point.x,
+                i.point.y,
+                i.normal.x,
+                i.normal.y,
+                i.relative_speed,
+                i.impulse,
+            ];
+            for (column, value) in self.impacts.iter_mut().zip(row) {
+                column.push(value);
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl PyWorld {
+    /// Advances `n` fixed steps (the interpreter's lock is released meanwhile). Raises
+    /// `SimulationError` if a step would leave a non-finite state (that step is undone).
+    #[pyo3(signature = (n = 1))]
+    fn step(&self, py: Python<'_>, n: u64) -> PyResult<()> {
+        let mut guard = self.lock();
+        let scene: &mut LoadedScene = &mut guard;
+        py.detach(|| advance(scene, n))
+            .map_err(SimulationError::new_err)
+    }
+
+    /// The body ids: their places in the scene's `bodies` list (the character last).
+    fn body_ids(&self) -> Vec<usize> {
+        (0..self.lock().bodies.len()).collect()
+    }
+
+    /// The bodies' names, in id order.
+    fn body_names(&self) -> Vec<String> {
+        self.lock().bodies.iter().map(|(_, n)| n.clone()).collect()
+    }
+
+    /// The id of the body called `name`.
+    fn body_id(&self, name: &str) -> PyResult<usize> {
+        self.lock()
+            .bodies
+            .iter()
+            .position(|(_, n)| n == name)
+            .ok_or_else(|| PyIndexError::new_err(format!("no body is named {name:?}")))
+    }
+
+    /// Position of body `id`'s frame (metres, world): `(x, y)`.
+    fn position(&self, id: usize) -> PyResult<(f64, f64)> {
+        let p = with_body(&self.lock(), id, |b| b.transform().translation)?;
+        Ok((p.x, p.y))
+    }
+
+    /// Angle of body `id`'s frame (radians, counter-clockwise).
+    fn angle(&self, id: usize) -> PyResult<f64> {
+        with_body(&self.lock(), id, |b| b.transform().angle())
+    }
+
+    /// Velocity of body `id`'s centre of mass (m/s): `(vx, vy)`.
+    fn velocity(&self, id: usize) -> PyResult<(f64, f64)> {
+        let v = with_body(&self.lock(), id, |b| b.linear_velocity())?;
+        Ok((v.x, v.y))
+    }
+
+    /// Angular velocity of body `id` (rad/s).
+    fn angular_velocity(&self, id: usize) -> PyResult<f64> {
+        with_body(&self.lock(), id, |b| b.angular_velocity())
+    }
+
+    /// Simulated time (seconds).
+    #[getter]
+    fn time(&self) -> f64 {
+        self.lock().world.time()
+    }
+
+    /// Steps taken.
+    #[getter]
+    fn step_count(&self) -> u64 {
+        self.lock().world.step_count()
+    }
+
+    /// The fixed step (seconds).
+    #[getter]
+    fn dt(&self) -> f64 {
+        self.lock().world.config().dt
+    }
+
+    /// The number of steps the scene file asks for (0 for an unpickled world).
+    #[getter]
+    fn scene_steps(&self) -> u64 {
+        self.lock().steps
+    }
+
+    /// Total kinetic energy (J).
+    fn kinetic_energy(&self) -> f64 {
+        self.lock().world.kinetic_energy()
+    }
+
+    /// Steps `steps` times, recording every `record_every`-th step (and the start): a dict of
+    /// flat columns the package shapes into arrays (`sweep2d.Recording`).
+    #[pyo3(signature = (steps, record_every = 1))]
+    fn _run<'py>(
+        &self,
+        py: Python<'py>,
+        steps: u64,
+        record_every: u64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        if record_every == 0 {
+            return Err(PyValueError::new_err("record_every must be at least 1"));
+        }
+        let mut guard = self.lock();
+        let scene = &mut *guard;
+        let index: HashMap<BodyId, usize> = scene
+            .bodies
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        let mut frames = Frames {
+            time: Vec::new(),
+            positions: Vec::new(),
+            angles: Vec::new(),
+            velocities: Vec::new(),
+            angular_velocities: Vec::new(),
+            impacts: Default::default(),
+        };
+        let failed = py.detach(|| {
+            frames.record(scene);
+            for k in 1..=steps {
+                if let Err(e) = scene.step(None) {
+                    return Some(e.to_string());
+                }
+                frames.impacts(scene, &index);
+                if k % record_every == 0 {
+                    frames.record(scene);
+                }
+            }
+            None
+        });
+        if let Some(e) = failed {
+            return Err(SimulationError::new_err(e));
+        }
+        let d = PyDict::new(py);
+        d.set_item("time", PyArray1::from_vec(py, frames.time))?;
+        d.set_item("positions", PyArray1::from_vec(py, frames.positions))?;
+        d.set_item("angles", PyArray1::from_vec(py, frames.angles))?;
+        d.set_item("velocities", PyArray1::from_vec(py, frames.velocities))?;
+        d.set_item(
+            "angular_velocities",
+            PyArray1::from_vec(py, frames.angular_velocities),
+        )?;
+        let columns = [
+            "step", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed", "impulse",
+        ];
+        let impacts = PyDict::new(py);
+        for (name, column) in columns.into_iter().zip(frames.impacts) {
+            impacts.set_item(name, PyArray1::from_vec(py, column))?;
+        }
+        d.set_item("impacts", impacts)?;
+        let names: Vec<String> = scene.bodies.iter().map(|(_, n)| n.clone()).collect();
+        d.set_item("names", names)?;
+        Ok(d)
+    }
+
+    /// Pickling: the world's snapshot (see `docs/reliability.md`, "Snapshots"), restored bit for
+    /// bit by `sweep2d._native._restore`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let py = slf.py();
+        let state = pickled(&slf.borrow().lock())?;
+        let restore = py.import("sweep2d._native")?.getattr("_restore")?;
+        Ok((restore, (PyBytes::new(py, &state),)))
+    }
+
+    fn __repr__(&self) -> String {
+        let scene = self.lock();
+        format!(
+            "sweep2d.World({} bodies, t = {} s, step {})",
+            scene.bodies.len(),
+            scene.world.time(),
+            scene.world.step_count()
+        )
+    }
+}
+
+/// One ensemble run's end: the final positions (flat, metres) and the counts of impacts and held
+/// bodies over the run, or why it stopped.
+type RunOutcome = Result<(Vec<f64>, u64, u64), String>;
+
+/// One ensemble run: the scene with its dynamic bodies shifted along x by up to `shift` metres
+/// (drawn from `seed`), run `steps` steps. Returns the final positions (flat) and the counts of
+/// impacts and held bodies, or the error.
+fn ensemble_run(file: &SceneFile, seed: u64, shift: f64, steps: u64) -> RunOutcome {
+    let mut scene = file.build().map_err(|e| e.to_string())?;
+    scene
+        .shift_dynamic_bodies(seed, shift)
+        .map_err(|e| e.to_string())?;
+    let (mut impacts, mut held) = (0u64, 0u64);
+    for _ in 0..steps {
+        scene.step(None).map_err(|e| e.to_string())?;
+        impacts += scene.world.events().impacts.len() as u64;
+        held += scene.world.events().held.len() as u64;
+    }
+    let mut out = Vec::with_capacity(2 * scene.bodies.len());
+    for (id, _) in &scene.bodies {
+        let p = scene
+            .world
+            .body(*id)
+            .map_or(sweep2d::Vec2::NAN, |b| b.transform().translation);
+        out.extend([p.x, p.y]);
+    }
+    Ok((out, impacts, held))
+}
+
+/// Runs `n` copies of a scene (JSON text) from nearby starts on `threads` threads (0: every
+/// core), run `k` with seed `seed + k`; the same arguments give the same result on any number of
+/// threads. Returns flat final positions and per-run counts, for the package to shape.
+#[pyfunction]
+#[pyo3(signature = (text, n, steps, seed, shift, threads = 0))]
+fn _ensemble<'py>(
+    py: Python<'py>,
+    text: &str,
+    n: usize,
+    steps: u64,
+    seed: u64,
+    shift: f64,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let file = SceneFile::from_json(text).map_err(scene_error)?;
+    // Build once up front so a bad scene is a SceneError, not a failed run.
+    let bodies = file.build().map_err(scene_error)?.bodies.len();
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |c| c.get())
+    } else {
+        threads
+    }
+    .clamp(1, n.max(1));
+    let results: Vec<RunOutcome> = py.detach(|| {
+        let mut slots: Vec<Option<RunOutcome>> = vec![None; n];
+        std::thread::scope(|s| {
+            for (t, chunk) in slots.chunks_mut(n.div_ceil(threads).max(1)).enumerate() {
+                let file = &file;
+                let first = t * n.div_ceil(threads).max(1);
+                s.spawn(move || {
+                    for (k, slot) in chunk.iter_mut().enumerate() {
+                        let run = (first + k) as u64;
+                        *slot = Some(ensemble_run(file, seed.wrapping_add(run), shift, steps));
+                    }
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .map(|s| s.unwrap_or_else(|| Err("not run".into())))
+            .collect()
+    });
+    let mut positions = Vec::with_capacity(n * bodies * 2);
+    let (mut impacts, mut held) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for (k, r) in results.into_iter().enumerate() {
+        let (p, i, h) = r.map_err(|e| SimulationError::new_err(format!("run {k}: {e}")))?;
+        positions.extend(p);
+        impacts.push(i);
+        held.push(h);
+    }
+    let d = PyDict::new(py);
+    let shaped = PyArray1::from_vec(py, positions).reshape([n, bodies, 2])?;
+    d.set_item("final_positions", shaped)?;
+    d.set_item("impacts", PyArray1::from_vec(py, impacts))?;
+    d.set_item("held", PyArray1::from_vec(py, held))?;
+    Ok(d)
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyWorld>()?;
+    m.add_function(wrap_pyfunction!(load_scene_json, m)?)?;
+    m.add_function(wrap_pyfunction!(load_scene_file, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(_ensemble, m)?)?;
+    m.add("SceneError", m.py().get_type::<SceneError>())?;
+    m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    Ok(())
+}
