@@ -13,8 +13,8 @@ use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
-use sweep2d::analysis::scene::{LoadedScene, SceneFile};
-use sweep2d::{BodyId, World};
+use sweep2d::analysis::scene::{BodySpec, JointSpec, LoadedScene, SceneFile};
+use sweep2d::{BodyId, QueryFilter, Shape, Transform, Vec2, World};
 
 create_exception!(
     _native,
@@ -149,6 +149,37 @@ fn advance(scene: &mut LoadedScene, n: u64) -> Result<(), String> {
         scene.step(None).map_err(|e| e.to_string())?;
     }
     Ok(())
+}
+
+/// A body's error (a refused call) as a Python `ValueError`.
+fn body_error(e: sweep2d::BodyError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A shape from its scene-file form (JSON text of `{"type": "circle", "radius": 0.5}` and the
+/// like).
+fn shape_from(text: &str) -> PyResult<Shape> {
+    serde_json::from_str(text).map_err(|e| SceneError::new_err(format!("shape: {e}")))
+}
+
+/// A pose: position (metres) and angle (radians), checked finite.
+fn pose(position: (f64, f64), angle: f64) -> PyResult<Transform> {
+    let x = Transform::new(Vec2::new(position.0, position.1), angle);
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(PyValueError::new_err("position and angle must be finite"))
+    }
+}
+
+/// Body ids to their index in the scene's list.
+fn index_of(scene: &LoadedScene) -> HashMap<BodyId, usize> {
+    scene
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (*id, i))
+        .collect()
 }
 
 /// What `World.run` records, column by column (assembled into arrays by the package).
@@ -352,6 +383,210 @@ impl PyWorld {
         d.set_item("impacts", impacts)?;
         let names: Vec<String> = scene.bodies.iter().map(|(_, n)| n.clone()).collect();
         d.set_item("names", names)?;
+        Ok(d)
+    }
+
+    /// Adds a body described as a scene file describes one (JSON text of the dict): returns its
+    /// id. Raises `SceneError` naming the field.
+    fn _add_body(&self, spec: &str) -> PyResult<usize> {
+        let spec: BodySpec =
+            serde_json::from_str(spec).map_err(|e| SceneError::new_err(format!("body: {e}")))?;
+        self.lock().add_body(&spec).map_err(scene_error)
+    }
+
+    /// Adds a joint described as a scene file describes one (JSON text), its bodies named by
+    /// id or name. Raises `SceneError` naming the field.
+    fn _add_joint(&self, spec: &str) -> PyResult<()> {
+        let spec: JointSpec =
+            serde_json::from_str(spec).map_err(|e| SceneError::new_err(format!("joint: {e}")))?;
+        let mut scene = self.lock();
+        let k = scene.world.joint_count();
+        scene.add_joint(k, &spec).map(|_| ()).map_err(scene_error)
+    }
+
+    /// Sets body `id`'s velocity (m/s) and angular velocity (rad/s).
+    #[pyo3(signature = (id, velocity, angular_velocity = 0.0))]
+    fn set_velocity(&self, id: usize, velocity: (f64, f64), angular_velocity: f64) -> PyResult<()> {
+        let mut scene = self.lock();
+        with_body(&scene, id, |_| ())?;
+        let body = scene.bodies[id].0;
+        scene
+            .world
+            .set_velocity(body, Vec2::new(velocity.0, velocity.1), angular_velocity)
+            .map_err(body_error)
+    }
+
+    /// Places body `id`'s frame at `position` (metres) and `angle` (radians).
+    #[pyo3(signature = (id, position, angle = 0.0))]
+    fn set_transform(&self, id: usize, position: (f64, f64), angle: f64) -> PyResult<()> {
+        let mut scene = self.lock();
+        with_body(&scene, id, |_| ())?;
+        let body = scene.bodies[id].0;
+        scene
+            .world
+            .set_transform(body, pose(position, angle)?)
+            .map_err(body_error)
+    }
+
+    /// Applies an impulse (N·s, world) at a world point (metres; the centre of mass by default).
+    #[pyo3(signature = (id, impulse, point = None))]
+    fn apply_impulse(
+        &self,
+        id: usize,
+        impulse: (f64, f64),
+        point: Option<(f64, f64)>,
+    ) -> PyResult<()> {
+        let mut scene = self.lock();
+        let centre = with_body(&scene, id, |b| b.center_of_mass())?;
+        let body = scene.bodies[id].0;
+        let at = point.map_or(centre, |p| Vec2::new(p.0, p.1));
+        scene
+            .world
+            .apply_impulse(body, Vec2::new(impulse.0, impulse.1), at)
+            .map_err(body_error)
+    }
+
+    /// Applies a force (N, world) for the next step at a world point (metres; the centre of
+    /// mass by default).
+    #[pyo3(signature = (id, force, point = None))]
+    fn apply_force(&self, id: usize, force: (f64, f64), point: Option<(f64, f64)>) -> PyResult<()> {
+        let mut scene = self.lock();
+        let centre = with_body(&scene, id, |b| b.center_of_mass())?;
+        let body = scene.bodies[id].0;
+        let at = point.map_or(centre, |p| Vec2::new(p.0, p.1));
+        scene
+            .world
+            .apply_force(body, Vec2::new(force.0, force.1), at)
+            .map_err(body_error)
+    }
+
+    /// The first body the ray from `origin` along `translation` (metres) hits: a dict with
+    /// `body`, `fraction`, `point` and `normal`, or `None`.
+    fn ray_cast<'py>(
+        &self,
+        py: Python<'py>,
+        origin: (f64, f64),
+        translation: (f64, f64),
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let scene = self.lock();
+        let hit = scene.world.ray_cast(
+            Vec2::new(origin.0, origin.1),
+            Vec2::new(translation.0, translation.1),
+        );
+        let Some(hit) = hit else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("body", index_of(&scene).get(&hit.body).copied())?;
+        d.set_item("fraction", hit.hit.fraction)?;
+        d.set_item("point", (hit.hit.point.x, hit.hit.point.y))?;
+        d.set_item("normal", (hit.hit.normal.x, hit.hit.normal.y))?;
+        Ok(Some(d))
+    }
+
+    /// The first body a shape (scene-file form, JSON text) at `position`/`angle` meets moving by
+    /// `translation` (metres): a dict with `body`, `fraction`, `point`, `normal`, or `None`.
+    fn _shape_cast<'py>(
+        &self,
+        py: Python<'py>,
+        shape: &str,
+        position: (f64, f64),
+        angle: f64,
+        translation: (f64, f64),
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let shape = shape_from(shape)?;
+        let scene = self.lock();
+        let hit = scene.world.shape_cast(
+            &shape,
+            &pose(position, angle)?,
+            Vec2::new(translation.0, translation.1),
+            &QueryFilter::default(),
+        );
+        let Some(hit) = hit else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("body", index_of(&scene).get(&hit.body).copied())?;
+        d.set_item("fraction", hit.fraction)?;
+        d.set_item("point", (hit.point.x, hit.point.y))?;
+        d.set_item("normal", (hit.normal.x, hit.normal.y))?;
+        Ok(Some(d))
+    }
+
+    /// The ids of the bodies a shape (scene-file form, JSON text) at `position`/`angle` overlaps
+    /// or touches, sorted.
+    fn _overlap(&self, shape: &str, position: (f64, f64), angle: f64) -> PyResult<Vec<usize>> {
+        let shape = shape_from(shape)?;
+        let scene = self.lock();
+        let index = index_of(&scene);
+        let mut ids: Vec<usize> = scene
+            .world
+            .overlap_shape(&shape, &pose(position, angle)?, &QueryFilter::default())
+            .into_iter()
+            .filter_map(|s| index.get(&s.body()).copied())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Ok(ids)
+    }
+
+    /// The last step's events as lists of dicts (bodies by id): `contact_begin`, `contact_end`,
+    /// `impacts`, `sensor_begin`, `sensor_end`.
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let scene = self.lock();
+        let index = index_of(&scene);
+        let id = |b: &BodyId| index.get(b).copied();
+        let events = scene.world.events();
+        let d = PyDict::new(py);
+        let mut begin = Vec::new();
+        for e in &events.contact_begin {
+            let r = PyDict::new(py);
+            r.set_item("body_a", id(&e.body_a))?;
+            r.set_item("body_b", id(&e.body_b))?;
+            r.set_item("time", e.time)?;
+            r.set_item("point", (e.point.x, e.point.y))?;
+            r.set_item("normal", (e.normal.x, e.normal.y))?;
+            begin.push(r);
+        }
+        d.set_item("contact_begin", begin)?;
+        let mut end = Vec::new();
+        for e in &events.contact_end {
+            let r = PyDict::new(py);
+            r.set_item("body_a", id(&e.body_a))?;
+            r.set_item("body_b", id(&e.body_b))?;
+            r.set_item("time", e.time)?;
+            end.push(r);
+        }
+        d.set_item("contact_end", end)?;
+        let mut impacts = Vec::new();
+        for e in &events.impacts {
+            let r = PyDict::new(py);
+            r.set_item("body_a", id(&e.body_a))?;
+            r.set_item("body_b", id(&e.body_b))?;
+            r.set_item("time", e.time)?;
+            r.set_item("fraction", e.fraction)?;
+            r.set_item("point", (e.point.x, e.point.y))?;
+            r.set_item("normal", (e.normal.x, e.normal.y))?;
+            r.set_item("speed", e.relative_speed)?;
+            r.set_item("impulse", e.impulse)?;
+            impacts.push(r);
+        }
+        d.set_item("impacts", impacts)?;
+        for (key, sensor_events) in [
+            ("sensor_begin", &events.sensor_begin),
+            ("sensor_end", &events.sensor_end),
+        ] {
+            let mut rows = Vec::new();
+            for e in sensor_events {
+                let r = PyDict::new(py);
+                r.set_item("sensor", id(&e.sensor_body))?;
+                r.set_item("visitor", id(&e.visitor_body))?;
+                r.set_item("time", e.time)?;
+                r.set_item("fraction", e.fraction)?;
+                rows.push(r);
+            }
+            d.set_item(key, rows)?;
+        }
         Ok(d)
     }
 

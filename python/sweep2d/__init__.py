@@ -30,6 +30,7 @@ from ._native import SceneError, SimulationError
 
 __all__ = [
     "Ensemble",
+    "new_world",
     "Recording",
     "SceneError",
     "SimulationError",
@@ -39,6 +40,13 @@ __all__ = [
 ]
 
 _IMPACT_FIELDS = ["step", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed", "impulse"]
+
+
+def _json(value: Dict[str, Any], what: str) -> str:
+    try:
+        return json.dumps(value, allow_nan=True)
+    except (TypeError, ValueError) as e:
+        raise SceneError(f"the {what} is not JSON data: {e}") from None
 
 
 def _scene_text(scene: Union[str, os.PathLike, Dict[str, Any]]) -> str:
@@ -59,6 +67,12 @@ def load_scene(scene: Union[str, os.PathLike, Dict[str, Any]]) -> World:
     if isinstance(scene, (str, os.PathLike)):
         return World(_native.load_scene_file(os.fspath(scene)))
     return World(_native.load_scene_json(_scene_text(scene)))
+
+
+def new_world(gravity=(0.0, -9.81), dt: float = 1.0 / 60.0) -> "World":
+    """An empty world with this gravity (m/s², world frame) and fixed step (seconds); add bodies
+    with ``World.add_body``. Raises ``SceneError`` for a bad gravity or step."""
+    return load_scene({"gravity": list(gravity), "dt": dt, "bodies": []})
 
 
 @dataclass
@@ -110,7 +124,10 @@ class World:
     Methods: ``step(n=1)``; ``body_ids()``, ``body_names()``, ``body_id(name)``;
     ``position(id)`` and ``velocity(id)`` as ``(x, y)`` tuples (metres, m/s, world frame),
     ``angle(id)`` (rad), ``angular_velocity(id)`` (rad/s); ``time``, ``step_count`` and ``dt``
-    (seconds); ``kinetic_energy()`` (J); ``run(steps, record_every=1)``. Pickles bit for bit.
+    (seconds); ``kinetic_energy()`` (J); ``run(steps, record_every=1)``; ``add_body(dict)`` and
+    ``add_joint(dict)`` in the scene-file schema; ``set_velocity``, ``set_transform``,
+    ``apply_impulse``, ``apply_force``; ``ray_cast``, ``shape_cast``, ``overlap``; ``events()``
+    of the last step. Pickles bit for bit.
     """
 
     __slots__ = ("_w",)
@@ -131,6 +148,29 @@ class World:
 
     def __repr__(self) -> str:
         return repr(self._w)
+
+    def add_body(self, body: Dict[str, Any]) -> int:
+        """Adds a body written as a scene file writes one (``{"kind": "dynamic", "position": [x,
+        y], "shape": {"type": "circle", "radius": 0.5}, ...}``, see ``docs/scenes.md``) and
+        returns its id. Raises ``SceneError`` naming the field; nothing is added then."""
+        return self._w._add_body(_json(body, "body"))
+
+    def add_joint(self, joint: Dict[str, Any]) -> None:
+        """Adds a joint written as a scene file writes one (``{"type": "revolute", "body_a": 0,
+        "body_b": "arm", "anchor": [x, y], ...}``), its bodies by id or name. Raises
+        ``SceneError`` naming the field; nothing is added then."""
+        self._w._add_joint(_json(joint, "joint"))
+
+    def shape_cast(self, shape, position, angle, translation):
+        """The first body ``shape`` (scene-file form) placed at ``position`` (m) and ``angle``
+        (rad) meets when moved by ``translation`` (m): ``{"body", "fraction", "point",
+        "normal"}`` or ``None``. The time of impact is exact for a translation."""
+        return self._w._shape_cast(_json(shape, "shape"), tuple(position), angle, tuple(translation))
+
+    def overlap(self, shape, position, angle=0.0) -> List[int]:
+        """The ids of the bodies ``shape`` (scene-file form) at ``position``/``angle`` overlaps
+        or touches, sorted."""
+        return self._w._overlap(_json(shape, "shape"), tuple(position), angle)
 
     def run(self, steps: int, record_every: int = 1) -> Recording:
         """Steps ``steps`` times and records the start and every ``record_every``-th step.

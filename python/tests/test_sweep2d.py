@@ -120,6 +120,88 @@ class Errors(unittest.TestCase):
             sweep2d.load_scene(42)
 
 
+class BuildingAndDriving(unittest.TestCase):
+    def test_bodies_and_joints_from_dicts_and_impulses_by_hand(self):
+        w = sweep2d.new_world(gravity=(0.0, 0.0))
+        # A 1 kg unit box (1 kg/m²): an impulse of 2 N·s gives 2 m/s.
+        box = w.add_body(
+            {"name": "box", "kind": "dynamic", "position": [0, 0],
+             "shape": {"type": "rectangle", "half_extents": [0.5, 0.5]}}
+        )
+        self.assertEqual(box, 0)
+        w.apply_impulse(box, (2.0, 0.0))
+        self.assertEqual(w.velocity(box), (2.0, 0.0))
+        w.set_velocity(box, (0.0, 0.0))
+        # A force of 6 N for one step: 6 · dt m/s.
+        w.apply_force(box, (6.0, 0.0))
+        w.step()
+        self.assertAlmostEqual(w.velocity(box)[0], 6.0 * w.dt, delta=1e-12)
+        w.set_transform(box, (5.0, 1.0), 0.5)
+        self.assertEqual(w.position(box), (5.0, 1.0))
+        # A pendulum: a bob on a revolute joint keeps its distance to the pin.
+        pin = w.add_body({"name": "pin", "kind": "static", "position": [0, 10],
+                          "shape": {"type": "circle", "radius": 0.05}})
+        bob = w.add_body({"name": "bob", "kind": "dynamic", "position": [2, 10],
+                          "velocity": [0, -3], "shape": {"type": "circle", "radius": 0.2}})
+        w.add_joint({"type": "distance", "body_a": "pin", "body_b": bob,
+                     "anchor_a": [0, 10], "anchor_b": [2, 10]})
+        w.step(60)
+        x, y = w.position(bob)
+        self.assertAlmostEqual(math.hypot(x, y - 10), 2.0, delta=1e-3)
+        self.assertNotEqual((x, y), (2.0, 10.0))
+        self.assertEqual(w.body_names(), ["box", "pin", "bob"])
+        self.assertEqual(pin, 1)
+
+    def test_a_bad_body_or_joint_adds_nothing(self):
+        w = sweep2d.new_world()
+        with self.assertRaises(sweep2d.SceneError) as caught:
+            w.add_body({"kind": "dynamic", "position": [0, 0], "density": -1,
+                        "shape": {"type": "circle", "radius": 1}})
+        self.assertIn("density", str(caught.exception))
+        with self.assertRaises(sweep2d.SceneError):
+            w.add_body({"kind": "dynamic", "position": [0, 0], "shape": {"type": "blob"}})
+        with self.assertRaises(sweep2d.SceneError):
+            w.add_joint({"type": "revolute", "body_a": 0, "body_b": 1, "anchor": [0, 0]})
+        self.assertEqual(w.body_ids(), [])
+        w.add_body({"name": "a", "kind": "static", "position": [0, 0],
+                    "shape": {"type": "circle", "radius": 1}})
+        with self.assertRaises(sweep2d.SceneError) as caught:
+            w.add_body({"name": "a", "kind": "static", "position": [3, 0],
+                        "shape": {"type": "circle", "radius": 1}})
+        self.assertIn("name", str(caught.exception))
+        self.assertEqual(w.body_ids(), [0])
+        with self.assertRaises(ValueError):
+            w.set_velocity(0, (1.0, 0.0))  # a static body cannot move
+
+    def test_queries_match_the_geometry(self):
+        w = sweep2d.new_world(gravity=(0.0, 0.0))
+        wall = w.add_body({"name": "wall", "kind": "static", "position": [5, 0],
+                           "shape": {"type": "rectangle", "half_extents": [0.5, 2]}})
+        hit = w.ray_cast((0.0, 0.0), (10.0, 0.0))
+        self.assertEqual(hit["body"], wall)
+        self.assertAlmostEqual(hit["fraction"], 0.45, delta=1e-12)
+        self.assertEqual(hit["normal"], (-1.0, 0.0))
+        self.assertIsNone(w.ray_cast((0.0, 3.0), (10.0, 0.0)))
+        # A disc of radius 0.5 swept 10 m along x meets the wall's face at x = 4.5: at 4 m.
+        cast = w.shape_cast({"type": "circle", "radius": 0.5}, (0.0, 0.0), 0.0, (10.0, 0.0))
+        self.assertAlmostEqual(cast["fraction"], 0.4, delta=1e-9)
+        self.assertEqual(w.overlap({"type": "circle", "radius": 0.6}, (4.0, 0.0)), [wall])
+        self.assertEqual(w.overlap({"type": "circle", "radius": 0.4}, (4.0, 0.0)), [])
+
+    def test_events_report_the_last_step(self):
+        w = sweep2d.load_scene(os.path.join(SCENES, "bullet_through_thin_walls.json"))
+        seen = {"impacts": 0, "contact_begin": 0}
+        for _ in range(60):
+            w.step()
+            e = w.events()
+            for key in seen:
+                seen[key] += len(e[key])
+            for i in e["impacts"]:
+                self.assertTrue(0.0 <= i["fraction"] <= 1.0)
+                self.assertGreater(i["speed"], 0.0)
+        self.assertGreater(seen["impacts"], 0)
+
+
 class Recordings(unittest.TestCase):
     def test_impacts_come_as_a_structured_array_with_sub_step_times(self):
         w = sweep2d.load_scene(os.path.join(SCENES, "bullet_through_thin_walls.json"))

@@ -416,6 +416,110 @@ impl LoadedScene {
     }
 }
 
+/// Adds body `index` of a scene, described by `spec` and called `name`, with its extra shapes;
+/// on error the world is as it was, and the error names the body and the field.
+fn add_spec_body(
+    world: &mut World,
+    index: usize,
+    spec: &BodySpec,
+    name: &str,
+) -> Result<BodyId, SceneError> {
+    let def = BodyDef {
+        kind: spec.kind.into(),
+        shape: spec.shape.clone(),
+        transform: Transform::new(Vec2::from_array(spec.position), spec.angle),
+        linear_velocity: Vec2::from_array(spec.velocity),
+        angular_velocity: spec.angular_velocity,
+        density: spec.density,
+        restitution: spec.restitution,
+        friction: spec.friction,
+        filter: spec.filter,
+        sensor: spec.sensor,
+        fixed_rotation: spec.fixed_rotation,
+        lock_x: spec.lock_x,
+        lock_y: spec.lock_y,
+        name: Some(name.to_string()),
+        ..BodyDef::default()
+    };
+    // The message's prefix names the body already: drop the error's own "of body …".
+    let reason = |e: &dyn std::fmt::Display| e.to_string().replace(&format!(" of body {name}"), "");
+    let id = world.add_body(def).map_err(|e| SceneError::Body {
+        index,
+        name: spec.name.clone(),
+        field: body_error_field(&e).to_string(),
+        reason: reason(&e),
+        location: None,
+    })?;
+    let extras = spec
+        .shapes
+        .iter()
+        .map(|extra| ShapeDef {
+            shape: extra.shape.clone(),
+            offset: Transform::new(Vec2::from_array(extra.offset), extra.angle),
+            density: extra.density,
+            friction: extra.friction,
+            restitution: extra.restitution,
+            filter: extra.filter,
+            sensor: extra.sensor,
+        })
+        .collect();
+    if let Err((k, e)) = world.add_shapes_at_once(id, extras) {
+        world
+            .remove_body(id)
+            .expect("the body just added is in the world");
+        return Err(SceneError::Body {
+            index,
+            name: spec.name.clone(),
+            field: shape_error_field(k, &e),
+            reason: reason(&e),
+            location: None,
+        });
+    }
+    Ok(id)
+}
+
+impl LoadedScene {
+    /// Adds a body described as a scene file describes one (`BodySpec`): it gets the next index
+    /// in `bodies`, and its name (default `body <index>`) must be new. Errors name the body and
+    /// the field, and add nothing.
+    pub fn add_body(&mut self, spec: &BodySpec) -> Result<usize, SceneError> {
+        let index = self.bodies.len();
+        let name = spec.name.clone().unwrap_or_else(|| format!("body {index}"));
+        if let Some(first) = self.bodies.iter().position(|(_, n)| *n == name) {
+            return Err(SceneError::Body {
+                index,
+                name: spec.name.clone(),
+                field: "name".into(),
+                reason: format!("body {first} already goes by this name; give each body its own"),
+                location: None,
+            });
+        }
+        let id = add_spec_body(&mut self.world, index, spec, &name)?;
+        self.bodies.push((id, name));
+        Ok(index)
+    }
+
+    /// Adds a joint described as a scene file describes one (`JointSpec`), its bodies named by
+    /// name or index in `bodies`. Errors name the joint (as number `k` of the caller's list)
+    /// and add nothing.
+    pub fn add_joint(&mut self, k: usize, spec: &JointSpec) -> Result<crate::JointId, SceneError> {
+        let by_name: std::collections::HashMap<&str, BodyId> = self
+            .bodies
+            .iter()
+            .rev()
+            .map(|(id, n)| (n.as_str(), *id))
+            .collect();
+        let bodies = &self.bodies;
+        let find = |which: &'static str, r: &BodyRef| find_body(k, which, r, bodies, &by_name);
+        let def = spec.to_def(&find)?;
+        self.world.add_joint(def).map_err(|e| SceneError::Field {
+            field: format!("joints[{k}]"),
+            reason: e.to_string(),
+            location: None,
+        })
+    }
+}
+
 /// A number in `[-1, 1]` fixed by `(seed, index)`: SplitMix64's finaliser on the two mixed.
 fn unit_noise(seed: u64, index: u64) -> Real {
     let mut z =
@@ -553,55 +657,7 @@ impl SceneFile {
         let mut bodies = Vec::with_capacity(self.bodies.len());
         for (index, spec) in self.bodies.iter().enumerate() {
             let name = self.body_name(index);
-            let def = BodyDef {
-                kind: spec.kind.into(),
-                shape: spec.shape.clone(),
-                transform: Transform::new(Vec2::from_array(spec.position), spec.angle),
-                linear_velocity: Vec2::from_array(spec.velocity),
-                angular_velocity: spec.angular_velocity,
-                density: spec.density,
-                restitution: spec.restitution,
-                friction: spec.friction,
-                filter: spec.filter,
-                sensor: spec.sensor,
-                fixed_rotation: spec.fixed_rotation,
-                lock_x: spec.lock_x,
-                lock_y: spec.lock_y,
-                name: Some(name.clone()),
-                ..BodyDef::default()
-            };
-            // The message's prefix names the body already: drop the error's own "of body …".
-            let reason =
-                |e: &dyn std::fmt::Display| e.to_string().replace(&format!(" of body {name}"), "");
-            let id = world.add_body(def).map_err(|e| SceneError::Body {
-                index,
-                name: spec.name.clone(),
-                field: body_error_field(&e).to_string(),
-                reason: reason(&e),
-                location: None,
-            })?;
-            let extras = spec
-                .shapes
-                .iter()
-                .map(|extra| ShapeDef {
-                    shape: extra.shape.clone(),
-                    offset: Transform::new(Vec2::from_array(extra.offset), extra.angle),
-                    density: extra.density,
-                    friction: extra.friction,
-                    restitution: extra.restitution,
-                    filter: extra.filter,
-                    sensor: extra.sensor,
-                })
-                .collect();
-            world
-                .add_shapes_at_once(id, extras)
-                .map_err(|(k, e)| SceneError::Body {
-                    index,
-                    name: spec.name.clone(),
-                    field: shape_error_field(k, &e),
-                    reason: reason(&e),
-                    location: None,
-                })?;
+            let id = add_spec_body(&mut world, index, spec, &name)?;
             bodies.push((id, name));
         }
         // Names to bodies, the first body of a name winning (as a search in order would).
