@@ -172,6 +172,20 @@ fn pose(position: (f64, f64), angle: f64) -> PyResult<Transform> {
     }
 }
 
+impl PyWorld {
+    /// Runs a world call on body `id`, turning a refusal into `ValueError`.
+    fn with_id(
+        &self,
+        id: usize,
+        f: impl FnOnce(&mut World, BodyId) -> Result<(), sweep2d::BodyError>,
+    ) -> PyResult<()> {
+        let mut scene = self.lock();
+        with_body(&scene, id, |_| ())?;
+        let body = scene.bodies[id].0;
+        f(&mut scene.world, body).map_err(body_error)
+    }
+}
+
 /// Body ids to their index in the scene's list.
 fn index_of(scene: &LoadedScene) -> HashMap<BodyId, usize> {
     scene
@@ -458,6 +472,72 @@ impl PyWorld {
             .world
             .apply_force(body, Vec2::new(force.0, force.1), at)
             .map_err(body_error)
+    }
+
+    /// Changes body `id`'s kind: `"static"`, `"kinematic"` or `"dynamic"`.
+    fn set_body_kind(&self, id: usize, kind: &str) -> PyResult<()> {
+        let kind = match kind {
+            "static" => sweep2d::BodyKind::Static,
+            "kinematic" => sweep2d::BodyKind::Kinematic,
+            "dynamic" => sweep2d::BodyKind::Dynamic,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "kind {other:?}: give \"static\", \"kinematic\" or \"dynamic\""
+                )))
+            }
+        };
+        self.with_id(id, |w, b| w.set_body_kind(b, kind))
+    }
+
+    /// Takes body `id` out of the simulation and the queries (`False`) or puts it back.
+    fn set_enabled(&self, id: usize, enabled: bool) -> PyResult<()> {
+        self.with_id(id, |w, b| w.set_enabled(b, enabled))
+    }
+
+    /// Locks (or unlocks) body `id`'s rotation.
+    fn set_fixed_rotation(&self, id: usize, fixed: bool) -> PyResult<()> {
+        self.with_id(id, |w, b| w.set_fixed_rotation(b, fixed))
+    }
+
+    /// Locks (or unlocks) body `id`'s translation along world x and y.
+    fn set_locked_translation(&self, id: usize, lock_x: bool, lock_y: bool) -> PyResult<()> {
+        self.with_id(id, |w, b| w.set_locked_translation(b, lock_x, lock_y))
+    }
+
+    /// Sets body `id`'s gravity scale (within ±1e3).
+    fn set_gravity_scale(&self, id: usize, scale: f64) -> PyResult<()> {
+        self.with_id(id, |w, b| w.set_gravity_scale(b, scale))
+    }
+
+    /// Sets body `id`'s linear and angular damping (1/s).
+    fn set_damping(&self, id: usize, linear: f64, angular: f64) -> PyResult<()> {
+        self.with_id(id, |w, b| w.set_damping(b, linear, angular))
+    }
+
+    /// Gives dynamic body `id` a mass (kg), inertia about its centre of mass (kg·m²) and centre
+    /// of mass (metres, body frame) instead of its shapes'; `None` for all three goes back.
+    #[pyo3(signature = (id, mass = None, inertia = None, center = None))]
+    fn set_mass_data(
+        &self,
+        id: usize,
+        mass: Option<f64>,
+        inertia: Option<f64>,
+        center: Option<(f64, f64)>,
+    ) -> PyResult<()> {
+        let data = match (mass, inertia, center) {
+            (None, None, None) => None,
+            (Some(mass), Some(inertia), Some(c)) => Some(sweep2d::MassData {
+                mass,
+                inertia,
+                center: Vec2::new(c.0, c.1),
+            }),
+            _ => {
+                return Err(PyValueError::new_err(
+                    "give mass, inertia and center together, or none of them",
+                ))
+            }
+        };
+        self.with_id(id, |w, b| w.set_mass_data(b, data))
     }
 
     /// The first body the ray from `origin` along `translation` (metres) hits: a dict with

@@ -126,8 +126,10 @@ class World:
     ``angle(id)`` (rad), ``angular_velocity(id)`` (rad/s); ``time``, ``step_count`` and ``dt``
     (seconds); ``kinetic_energy()`` (J); ``run(steps, record_every=1)``; ``add_body(dict)`` and
     ``add_joint(dict)`` in the scene-file schema; ``set_velocity``, ``set_transform``,
-    ``apply_impulse``, ``apply_force``; ``ray_cast``, ``shape_cast``, ``overlap``; ``events()``
-    of the last step. Pickles bit for bit.
+    ``apply_impulse``, ``apply_force``; ``set_body_kind``, ``set_enabled``,
+    ``set_fixed_rotation``, ``set_locked_translation``, ``set_gravity_scale``, ``set_damping``,
+    ``set_mass_data``; ``ray_cast``, ``shape_cast``, ``overlap``; ``events()`` of the last step.
+    Pickles bit for bit.
     """
 
     __slots__ = ("_w",)

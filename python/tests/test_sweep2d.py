@@ -173,6 +173,44 @@ class BuildingAndDriving(unittest.TestCase):
         with self.assertRaises(ValueError):
             w.set_velocity(0, (1.0, 0.0))  # a static body cannot move
 
+    def test_gameplay_setters_change_the_simulation(self):
+        w = sweep2d.new_world()
+        w.add_body({"name": "floor", "kind": "static", "position": [0, -0.5],
+                    "shape": {"type": "rectangle", "half_extents": [10, 0.5]}})
+        crate = w.add_body({"name": "crate", "kind": "dynamic", "position": [0, 3],
+                            "shape": {"type": "rectangle", "half_extents": [0.5, 0.5]}})
+        # Static: it stays where it is.
+        w.set_body_kind(crate, "static")
+        w.step(30)
+        self.assertEqual(w.position(crate), (0.0, 3.0))
+        # Dynamic with gravity scale 0 and locked along y: a push along x moves it, one along y
+        # does nothing.
+        w.set_body_kind(crate, "dynamic")
+        w.set_gravity_scale(crate, 0.0)
+        w.set_locked_translation(crate, False, True)
+        w.apply_impulse(crate, (1.0, 5.0))
+        self.assertEqual(w.velocity(crate), (1.0, 0.0))
+        # Given 4 kg: the same impulse gives a quarter of the speed.
+        w.set_locked_translation(crate, False, False)
+        w.set_velocity(crate, (0.0, 0.0))
+        w.set_mass_data(crate, mass=4.0, inertia=1.0, center=(0.0, 0.0))
+        w.apply_impulse(crate, (1.0, 0.0))
+        self.assertEqual(w.velocity(crate), (0.25, 0.0))
+        # Disabled: out of the queries; enabled: back.
+        w.set_enabled(crate, False)
+        self.assertEqual(w.overlap({"type": "circle", "radius": 0.1}, w.position(crate)), [])
+        w.set_enabled(crate, True)
+        self.assertEqual(w.overlap({"type": "circle", "radius": 0.1}, w.position(crate)), [crate])
+        with self.assertRaises(ValueError):
+            w.set_body_kind(crate, "wobbly")
+        with self.assertRaises(ValueError):
+            w.set_mass_data(crate, mass=-1.0, inertia=1.0, center=(0.0, 0.0))
+        with self.assertRaises(ValueError):
+            w.set_mass_data(crate, mass=1.0)
+        w.set_mass_data(crate)
+        w.set_fixed_rotation(crate, True)
+        w.set_damping(crate, 0.5, 0.5)
+
     def test_queries_match_the_geometry(self):
         w = sweep2d.new_world(gravity=(0.0, 0.0))
         wall = w.add_body({"name": "wall", "kind": "static", "position": [5, 0],
