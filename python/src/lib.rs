@@ -186,6 +186,32 @@ impl PyWorld {
     }
 }
 
+/// One convex piece of an outline: its points (metres) and rounding radius.
+type Piece = (Vec<(f64, f64)>, f64);
+
+/// The convex pieces of `shape` placed at `x`, each as (points, rounding radius) in the frame
+/// `x` maps into: a circle is its centre, a capsule its two ends, a polygon its vertices.
+fn outline(shape: &Shape, x: &Transform, out: &mut Vec<Piece>) {
+    let pts = |ps: &[Vec2]| {
+        ps.iter()
+            .map(|p| {
+                let q = x.transform_point(*p);
+                (q.x, q.y)
+            })
+            .collect::<Vec<_>>()
+    };
+    match shape {
+        Shape::Circle(c) => out.push((pts(&[c.center()]), c.radius())),
+        Shape::Capsule(c) => out.push((pts(&[c.a(), c.b()]), c.radius())),
+        Shape::Polygon(p) => out.push((pts(p.vertices()), p.radius())),
+        Shape::Compound(c) => {
+            for piece in c.pieces() {
+                outline(&piece.shape, &(*x * piece.transform), out);
+            }
+        }
+    }
+}
+
 /// Body ids to their index in the scene's list.
 fn index_of(scene: &LoadedScene) -> HashMap<BodyId, usize> {
     scene
@@ -538,6 +564,26 @@ impl PyWorld {
             }
         };
         self.with_id(id, |w, b| w.set_mass_data(b, data))
+    }
+
+    /// Each body's solid outline in its own frame (metres): a list per body of convex pieces,
+    /// each `(points, radius)` (a circle's centre, a capsule's ends, a polygon's vertices, and
+    /// the rounding radius), for drawing.
+    fn _outlines(&self) -> Vec<Vec<Piece>> {
+        let scene = self.lock();
+        scene
+            .bodies
+            .iter()
+            .map(|(id, _)| {
+                let mut pieces = Vec::new();
+                if let Some(b) = scene.world.body(*id) {
+                    for (_, def) in b.shapes().filter(|(_, d)| !d.sensor) {
+                        outline(&def.shape, &def.offset, &mut pieces);
+                    }
+                }
+                pieces
+            })
+            .collect()
     }
 
     /// The first body the ray from `origin` along `translation` (metres) hits: a dict with

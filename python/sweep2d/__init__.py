@@ -19,6 +19,7 @@ scene from many nearby starts on every core.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from typing import Any, Dict, List, Union
@@ -95,6 +96,51 @@ class Recording:
     names: List[str]
     ids: List[int]
     impacts: np.ndarray
+    outlines: list = None
+
+    def plot(self, ax=None, frames: int = 2):
+        """Draws the run with matplotlib (optional: ``pip install matplotlib``): each body's path,
+        its shapes at the start (faint) and the end (solid; ``frames`` evenly spaced poses in
+        all), and the impacts as crosses. Returns the axes. Metres, world frame, equal scale."""
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Circle, Polygon
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(8, 6))
+        t, n = self.angles.shape
+        picks = np.unique(np.linspace(0, t - 1, max(frames, 2)).round().astype(int))
+        colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        for b in range(n):
+            color = colors[b % len(colors)]
+            moving = np.ptp(self.positions[:, b, :], axis=0).max() > 0
+            if moving:
+                ax.plot(self.positions[:, b, 0], self.positions[:, b, 1], color=color, lw=1)
+            for k, f in enumerate(picks):
+                alpha = 0.25 + 0.75 * (k == len(picks) - 1)
+                x, y = self.positions[f, b]
+                c, s = math.cos(self.angles[f, b]), math.sin(self.angles[f, b])
+                for points, radius in (self.outlines or [[]] * n)[b]:
+                    world = [(x + c * px - s * py, y + s * px + c * py) for px, py in points]
+                    style = dict(fill=False, color=color if moving else "0.4", alpha=alpha, lw=1)
+                    if len(world) == 1:
+                        ax.add_patch(Circle(world[0], radius, **style))
+                    elif len(world) == 2:
+                        (ax_, ay_), (bx_, by_) = world
+                        ax.plot([ax_, bx_], [ay_, by_], color=style["color"], alpha=alpha,
+                                lw=max(1.0, radius * 72 / 4))
+                    else:
+                        ax.add_patch(Polygon(world, closed=True, **style))
+                if not moving:
+                    break
+        if len(self.impacts):
+            ax.plot(self.impacts["x"], self.impacts["y"], "x", color="crimson", ms=5,
+                    label=f"{len(self.impacts)} impacts")
+            ax.legend(loc="upper right")
+        ax.set_aspect("equal")
+        ax.autoscale_view()
+        ax.set_xlabel("x (m)")
+        ax.set_ylabel("y (m)")
+        return ax
 
     def to_pandas(self):
         """The frames as a long pandas DataFrame (one row per frame and body), with columns
@@ -200,6 +246,7 @@ class World:
             names=names,
             ids=list(range(n)),
             impacts=impacts,
+            outlines=self._w._outlines(),
         )
 
 

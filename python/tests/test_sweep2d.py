@@ -308,3 +308,25 @@ class Ensembles(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Plotting(unittest.TestCase):
+    def test_a_recording_plots_its_shapes_paths_and_impacts(self):
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+        except ImportError:
+            self.skipTest("matplotlib is an optional dependency and is not installed")
+        w = sweep2d.load_scene(os.path.join(SCENES, "bullet_through_thin_walls.json"))
+        rec = w.run(90, record_every=3)
+        self.assertEqual(len(rec.outlines), len(rec.names))
+        ax = rec.plot()
+        # One path per moving body, one marker line for the impacts, and a patch or line for
+        # every piece of every body drawn.
+        moving = sum(np.ptp(rec.positions[:, b, :], axis=0).max() > 0 for b in rec.ids)
+        self.assertGreaterEqual(len(ax.lines), moving + 1)
+        self.assertGreater(len(ax.patches), 0)
+        x0, x1 = ax.get_xlim()
+        self.assertLessEqual(x0, rec.positions[:, :, 0].min())
+        self.assertGreaterEqual(x1, rec.positions[:, :, 0].max())
