@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
+use sweep2d::analysis::replay::HtmlReplay;
 use sweep2d::analysis::scene::{BodySpec, JointSpec, LoadedScene, SceneFile};
 use sweep2d::{BodyId, QueryFilter, Shape, Transform, Vec2, World};
 
@@ -388,22 +389,30 @@ impl PyWorld {
             angular_velocities: Vec::new(),
             impacts: Default::default(),
         };
-        let failed = py.detach(|| {
+        let outcome = py.detach(|| {
             frames.record(scene);
+            // The same run as a self-contained HTML replay (`Recording.to_html`), in memory.
+            let io = |e: std::io::Error| e.to_string();
+            let mut replay = HtmlReplay::new(
+                Vec::new(),
+                &scene.world,
+                &scene.bodies,
+                "sweep2d",
+                record_every,
+            )
+            .map_err(io)?;
             for k in 1..=steps {
-                if let Err(e) = scene.step(None) {
-                    return Some(e.to_string());
-                }
+                scene.step(None).map_err(|e| e.to_string())?;
                 frames.impacts(scene, &index);
+                replay.record(&scene.world).map_err(io)?;
                 if k % record_every == 0 {
                     frames.record(scene);
                 }
             }
-            None
+            let html = replay.finish(&scene.world).map_err(io)?;
+            String::from_utf8(html).map_err(|e| e.to_string())
         });
-        if let Some(e) = failed {
-            return Err(SimulationError::new_err(e));
-        }
+        let html = outcome.map_err(SimulationError::new_err)?;
         let d = PyDict::new(py);
         d.set_item("time", PyArray1::from_vec(py, frames.time))?;
         d.set_item("positions", PyArray1::from_vec(py, frames.positions))?;
@@ -421,6 +430,7 @@ impl PyWorld {
             impacts.set_item(name, PyArray1::from_vec(py, column))?;
         }
         d.set_item("impacts", impacts)?;
+        d.set_item("html", html)?;
         let names: Vec<String> = scene.bodies.iter().map(|(_, n)| n.clone()).collect();
         d.set_item("names", names)?;
         Ok(d)

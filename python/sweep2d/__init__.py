@@ -97,6 +97,27 @@ class Recording:
     ids: List[int]
     impacts: np.ndarray
     outlines: list = None
+    html: str = ""
+
+    def to_html(self, path: Union[str, os.PathLike, None] = None):
+        """The run as a self-contained HTML replay (the player ``sweep2d run --html`` writes:
+        play, pause, scrub, slow motion, click a body for its path; no network needed). Written
+        to ``path`` when given (and the path returned), else returned as a string."""
+        if path is None:
+            return self.html
+        with open(os.fspath(path), "w", encoding="utf-8") as f:
+            f.write(self.html)
+        return path
+
+    def _repr_html_(self) -> str:
+        """Shows the replay inside Jupyter."""
+        import html as _html
+
+        return (
+            '<iframe style="width:100%;height:480px;border:0" srcdoc="'
+            + _html.escape(self.html, quote=True)
+            + '"></iframe>'
+        )
 
     def plot(self, ax=None, frames: int = 2):
         """Draws the run with matplotlib (optional: ``pip install matplotlib``): each body's path,
@@ -247,6 +268,7 @@ class World:
             ids=list(range(n)),
             impacts=impacts,
             outlines=self._w._outlines(),
+            html=raw["html"],
         )
 
 

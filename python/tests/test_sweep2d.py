@@ -310,6 +310,24 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class Replays(unittest.TestCase):
+    def test_a_recording_writes_the_html_replay(self):
+        import tempfile
+
+        w = sweep2d.load_scene(pile_scene())
+        rec = w.run(30, record_every=3)
+        text = rec.to_html()
+        self.assertTrue(text.lstrip().lower().startswith("<!doctype html"))
+        for name in rec.names:
+            self.assertIn(name, text)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "replay.html")
+            self.assertEqual(rec.to_html(path), path)
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(f.read(), text)
+        self.assertIn("<iframe", rec._repr_html_())
+
+
 class Plotting(unittest.TestCase):
     def test_a_recording_plots_its_shapes_paths_and_impacts(self):
         try:
