@@ -230,8 +230,9 @@ struct Frames {
     angles: Vec<f64>,
     velocities: Vec<f64>,
     angular_velocities: Vec<f64>,
-    /// Impact columns: step, time, body a, body b, point x, y, normal x, y, speed, impulse.
-    impacts: [Vec<f64>; 10],
+    /// Impact columns: step, fraction of the step, time, body a, body b, point x, y, normal x,
+    /// y, speed, impulse.
+    impacts: [Vec<f64>; 11],
 }
 
 impl Frames {
@@ -262,6 +263,7 @@ impl Frames {
         for i in &scene.world.events().impacts {
             let row = [
                 i.step as f64,
+                i.fraction,
                 i.time,
                 of(&i.body_a),
                 of(&i.body_b),
@@ -423,7 +425,8 @@ impl PyWorld {
             PyArray1::from_vec(py, frames.angular_velocities),
         )?;
         let columns = [
-            "step", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed", "impulse",
+            "step", "fraction", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed",
+            "impulse",
         ];
         let impacts = PyDict::new(py);
         for (name, column) in columns.into_iter().zip(frames.impacts) {

@@ -40,7 +40,9 @@ __all__ = [
     "load_scene",
 ]
 
-_IMPACT_FIELDS = ["step", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed", "impulse"]
+_IMPACT_FIELDS = [
+    "step", "fraction", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed", "impulse",
+]
 
 
 def _json(value: Dict[str, Any], what: str) -> str:
@@ -83,7 +85,7 @@ class Recording:
     ``time`` (T,) seconds; ``positions`` (T, N, 2) metres and ``angles`` (T, N) radians of each
     body's frame; ``velocities`` (T, N, 2) m/s and ``angular_velocities`` (T, N) rad/s;
     ``names`` and ``ids`` of the N bodies; ``impacts``, a structured array of every impact of the
-    continuous pass during the run (step, time in seconds with its sub-step fraction, the two
+    continuous pass during the run (step, its fraction of the step, time in seconds, the two
     bodies' ids, the point and the normal from A to B, the closing speed in m/s and the impulse in
     N·s).
     """
