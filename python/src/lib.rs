@@ -213,6 +213,48 @@ fn outline(shape: &Shape, x: &Transform, out: &mut Vec<Piece>) {
     }
 }
 
+/// The world point `point`, or body `b`'s centre of mass when it is `None`.
+fn at_point(world: &World, b: BodyId, point: Option<(f64, f64)>) -> Vec2 {
+    point.map_or_else(
+        || {
+            world
+                .body(b)
+                .map_or(Vec2::ZERO, |body| body.center_of_mass())
+        },
+        |p| Vec2::new(p.0, p.1),
+    )
+}
+
+/// A query hit as a dict: the body's id, the fraction, the point and the normal.
+fn hit_dict<'py>(
+    py: Python<'py>,
+    body: Option<usize>,
+    fraction: f64,
+    point: Vec2,
+    normal: Vec2,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("body", body)?;
+    d.set_item("fraction", fraction)?;
+    d.set_item("point", (point.x, point.y))?;
+    d.set_item("normal", (normal.x, normal.y))?;
+    Ok(d)
+}
+
+/// An event row: the two bodies' ids and the time (seconds).
+fn pair_row<'py>(
+    py: Python<'py>,
+    a: Option<usize>,
+    b: Option<usize>,
+    time: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = PyDict::new(py);
+    r.set_item("body_a", a)?;
+    r.set_item("body_b", b)?;
+    r.set_item("time", time)?;
+    Ok(r)
+}
+
 /// Body ids to their index in the scene's list.
 fn index_of(scene: &LoadedScene) -> HashMap<BodyId, usize> {
     scene
@@ -460,25 +502,15 @@ impl PyWorld {
     /// Sets body `id`'s velocity (m/s) and angular velocity (rad/s).
     #[pyo3(signature = (id, velocity, angular_velocity = 0.0))]
     fn set_velocity(&self, id: usize, velocity: (f64, f64), angular_velocity: f64) -> PyResult<()> {
-        let mut scene = self.lock();
-        with_body(&scene, id, |_| ())?;
-        let body = scene.bodies[id].0;
-        scene
-            .world
-            .set_velocity(body, Vec2::new(velocity.0, velocity.1), angular_velocity)
-            .map_err(body_error)
+        let v = Vec2::new(velocity.0, velocity.1);
+        self.with_id(id, |w, b| w.set_velocity(b, v, angular_velocity))
     }
 
     /// Places body `id`'s frame at `position` (metres) and `angle` (radians).
     #[pyo3(signature = (id, position, angle = 0.0))]
     fn set_transform(&self, id: usize, position: (f64, f64), angle: f64) -> PyResult<()> {
-        let mut scene = self.lock();
-        with_body(&scene, id, |_| ())?;
-        let body = scene.bodies[id].0;
-        scene
-            .world
-            .set_transform(body, pose(position, angle)?)
-            .map_err(body_error)
+        let x = pose(position, angle)?;
+        self.with_id(id, |w, b| w.set_transform(b, x))
     }
 
     /// Applies an impulse (N·s, world) at a world point (metres; the centre of mass by default).
@@ -489,28 +521,16 @@ impl PyWorld {
         impulse: (f64, f64),
         point: Option<(f64, f64)>,
     ) -> PyResult<()> {
-        let mut scene = self.lock();
-        let centre = with_body(&scene, id, |b| b.center_of_mass())?;
-        let body = scene.bodies[id].0;
-        let at = point.map_or(centre, |p| Vec2::new(p.0, p.1));
-        scene
-            .world
-            .apply_impulse(body, Vec2::new(impulse.0, impulse.1), at)
-            .map_err(body_error)
+        let j = Vec2::new(impulse.0, impulse.1);
+        self.with_id(id, |w, b| w.apply_impulse(b, j, at_point(w, b, point)))
     }
 
     /// Applies a force (N, world) for the next step at a world point (metres; the centre of
     /// mass by default).
     #[pyo3(signature = (id, force, point = None))]
     fn apply_force(&self, id: usize, force: (f64, f64), point: Option<(f64, f64)>) -> PyResult<()> {
-        let mut scene = self.lock();
-        let centre = with_body(&scene, id, |b| b.center_of_mass())?;
-        let body = scene.bodies[id].0;
-        let at = point.map_or(centre, |p| Vec2::new(p.0, p.1));
-        scene
-            .world
-            .apply_force(body, Vec2::new(force.0, force.1), at)
-            .map_err(body_error)
+        let f = Vec2::new(force.0, force.1);
+        self.with_id(id, |w, b| w.apply_force(b, f, at_point(w, b, point)))
     }
 
     /// Changes body `id`'s kind: `"static"`, `"kinematic"` or `"dynamic"`.
@@ -615,12 +635,8 @@ impl PyWorld {
         let Some(hit) = hit else {
             return Ok(None);
         };
-        let d = PyDict::new(py);
-        d.set_item("body", index_of(&scene).get(&hit.body).copied())?;
-        d.set_item("fraction", hit.hit.fraction)?;
-        d.set_item("point", (hit.hit.point.x, hit.hit.point.y))?;
-        d.set_item("normal", (hit.hit.normal.x, hit.hit.normal.y))?;
-        Ok(Some(d))
+        let body = index_of(&scene).get(&hit.body).copied();
+        hit_dict(py, body, hit.hit.fraction, hit.hit.point, hit.hit.normal).map(Some)
     }
 
     /// The first body a shape (scene-file form, JSON text) at `position`/`angle` meets moving by
@@ -644,12 +660,8 @@ impl PyWorld {
         let Some(hit) = hit else {
             return Ok(None);
         };
-        let d = PyDict::new(py);
-        d.set_item("body", index_of(&scene).get(&hit.body).copied())?;
-        d.set_item("fraction", hit.fraction)?;
-        d.set_item("point", (hit.point.x, hit.point.y))?;
-        d.set_item("normal", (hit.normal.x, hit.normal.y))?;
-        Ok(Some(d))
+        let body = index_of(&scene).get(&hit.body).copied();
+        hit_dict(py, body, hit.fraction, hit.point, hit.normal).map(Some)
     }
 
     /// The ids of the bodies a shape (scene-file form, JSON text) at `position`/`angle` overlaps
@@ -679,10 +691,7 @@ impl PyWorld {
         let d = PyDict::new(py);
         let mut begin = Vec::new();
         for e in &events.contact_begin {
-            let r = PyDict::new(py);
-            r.set_item("body_a", id(&e.body_a))?;
-            r.set_item("body_b", id(&e.body_b))?;
-            r.set_item("time", e.time)?;
+            let r = pair_row(py, id(&e.body_a), id(&e.body_b), e.time)?;
             r.set_item("point", (e.point.x, e.point.y))?;
             r.set_item("normal", (e.normal.x, e.normal.y))?;
             begin.push(r);
@@ -690,19 +699,12 @@ impl PyWorld {
         d.set_item("contact_begin", begin)?;
         let mut end = Vec::new();
         for e in &events.contact_end {
-            let r = PyDict::new(py);
-            r.set_item("body_a", id(&e.body_a))?;
-            r.set_item("body_b", id(&e.body_b))?;
-            r.set_item("time", e.time)?;
-            end.push(r);
+            end.push(pair_row(py, id(&e.body_a), id(&e.body_b), e.time)?);
         }
         d.set_item("contact_end", end)?;
         let mut impacts = Vec::new();
         for e in &events.impacts {
-            let r = PyDict::new(py);
-            r.set_item("body_a", id(&e.body_a))?;
-            r.set_item("body_b", id(&e.body_b))?;
-            r.set_item("time", e.time)?;
+            let r = pair_row(py, id(&e.body_a), id(&e.body_b), e.time)?;
             r.set_item("fraction", e.fraction)?;
             r.set_item("point", (e.point.x, e.point.y))?;
             r.set_item("normal", (e.normal.x, e.normal.y))?;
