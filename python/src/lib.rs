@@ -753,33 +753,61 @@ impl PyWorld {
     }
 }
 
-/// One ensemble run's end: the final positions (flat, metres) and the counts of impacts and held
-/// bodies over the run, or why it stopped.
-type RunOutcome = Result<(Vec<f64>, u64, u64), String>;
+/// What one ensemble run ends with.
+#[derive(Clone, Debug)]
+struct Outcome {
+    /// Final positions of the bodies' frames, flat (metres).
+    positions: Vec<f64>,
+    /// Impacts the continuous pass resolved, and bodies its fallback held, over the run.
+    impacts: u64,
+    held: u64,
+    /// Simulated time of the first impact (seconds), NaN if none.
+    first_impact: f64,
+    /// The deepest overlap between two bodies at the end of any step (metres), 0 if none.
+    deepest: f64,
+    /// Kinetic energy at the end (J).
+    energy: f64,
+}
+
+/// One ensemble run's end, or why it stopped.
+type RunOutcome = Result<Outcome, String>;
 
 /// One ensemble run: the scene with its dynamic bodies shifted along x by up to `shift` metres
-/// (drawn from `seed`), run `steps` steps. Returns the final positions (flat) and the counts of
-/// impacts and held bodies, or the error.
+/// (drawn from `seed`), run `steps` steps.
 fn ensemble_run(file: &SceneFile, seed: u64, shift: f64, steps: u64) -> RunOutcome {
     let mut scene = file.build().map_err(|e| e.to_string())?;
     scene
         .shift_dynamic_bodies(seed, shift)
         .map_err(|e| e.to_string())?;
-    let (mut impacts, mut held) = (0u64, 0u64);
+    let (mut impacts, mut held, mut first_impact, mut deepest) = (0u64, 0u64, f64::NAN, 0.0f64);
     for _ in 0..steps {
         scene.step(None).map_err(|e| e.to_string())?;
-        impacts += scene.world.events().impacts.len() as u64;
-        held += scene.world.events().held.len() as u64;
+        let events = scene.world.events();
+        if first_impact.is_nan() {
+            first_impact = events.impacts.first().map_or(f64::NAN, |i| i.time);
+        }
+        impacts += events.impacts.len() as u64;
+        held += events.held.len() as u64;
+        if let Some((depth, _, _)) = scene.world.deepest_overlap() {
+            deepest = deepest.max(depth);
+        }
     }
-    let mut out = Vec::with_capacity(2 * scene.bodies.len());
+    let mut positions = Vec::with_capacity(2 * scene.bodies.len());
     for (id, _) in &scene.bodies {
         let p = scene
             .world
             .body(*id)
             .map_or(sweep2d::Vec2::NAN, |b| b.transform().translation);
-        out.extend([p.x, p.y]);
+        positions.extend([p.x, p.y]);
     }
-    Ok((out, impacts, held))
+    Ok(Outcome {
+        positions,
+        impacts,
+        held,
+        first_impact,
+        deepest,
+        energy: scene.world.kinetic_energy(),
+    })
 }
 
 /// Runs `n` copies of a scene (JSON text) from nearby starts on `threads` threads (0: every
@@ -825,18 +853,33 @@ fn _ensemble<'py>(
             .collect()
     });
     let mut positions = Vec::with_capacity(n * bodies * 2);
-    let (mut impacts, mut held) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut counts: [Vec<f64>; 5] = Default::default();
     for (k, r) in results.into_iter().enumerate() {
-        let (p, i, h) = r.map_err(|e| SimulationError::new_err(format!("run {k}: {e}")))?;
-        positions.extend(p);
-        impacts.push(i);
-        held.push(h);
+        let o = r.map_err(|e| SimulationError::new_err(format!("run {k}: {e}")))?;
+        positions.extend(o.positions);
+        for (column, value) in counts.iter_mut().zip([
+            o.impacts as f64,
+            o.held as f64,
+            o.first_impact,
+            o.deepest,
+            o.energy,
+        ]) {
+            column.push(value);
+        }
     }
     let d = PyDict::new(py);
     let shaped = PyArray1::from_vec(py, positions).reshape([n, bodies, 2])?;
     d.set_item("final_positions", shaped)?;
-    d.set_item("impacts", PyArray1::from_vec(py, impacts))?;
-    d.set_item("held", PyArray1::from_vec(py, held))?;
+    let names = [
+        "impacts",
+        "held",
+        "first_impact_time",
+        "deepest_overlap",
+        "kinetic_energy",
+    ];
+    for (name, column) in names.into_iter().zip(counts) {
+        d.set_item(name, PyArray1::from_vec(py, column))?;
+    }
     Ok(d)
 }
 

@@ -276,12 +276,17 @@ class World:
 
 @dataclass
 class Ensemble:
-    """Results of ``ensemble``: ``final_positions`` (n, N, 2) metres, and per run the number of
-    ``impacts`` the continuous pass resolved and of bodies ``held`` by its fallback."""
+    """Results of ``ensemble``, one row per run: ``final_positions`` (n, N, 2) metres; the
+    number of ``impacts`` the continuous pass resolved and of bodies ``held`` by its fallback;
+    ``first_impact_time`` (s, NaN when none); ``deepest_overlap`` between two bodies at the end
+    of any step (m); final ``kinetic_energy`` (J)."""
 
     final_positions: np.ndarray
     impacts: np.ndarray
     held: np.ndarray
+    first_impact_time: np.ndarray
+    deepest_overlap: np.ndarray
+    kinetic_energy: np.ndarray
 
 
 def ensemble(
@@ -291,6 +296,8 @@ def ensemble(
     seed: int = 0,
     shift: float = 1e-3,
     threads: int = 0,
+    progress: bool = False,
+    _chunk: int = 0,
 ) -> Ensemble:
     """Runs ``n`` copies of a scene from nearby starts, ``steps`` steps each, on ``threads``
     threads (0: every core), with the interpreter's lock released.
@@ -298,7 +305,8 @@ def ensemble(
     Run ``k`` moves every dynamic body's start along x by a fixed pseudo-random amount within
     ``±shift`` metres drawn from ``seed + k`` (static and kinematic bodies and all velocities stay
     as written; ``shift = 0`` runs the same scene ``n`` times). The same arguments give the same
-    result, bit for bit, on any number of threads.
+    result, bit for bit, on any number of threads. With ``progress=True`` and tqdm installed, a
+    progress bar counts the runs (they then go in chunks of four per thread: the same results).
     """
     if isinstance(scene, (str, os.PathLike)):
         with open(os.fspath(scene), encoding="utf-8") as f:
@@ -307,9 +315,35 @@ def ensemble(
         text = _scene_text(scene)
     if n < 0 or steps < 0:
         raise ValueError("n and steps must not be negative")
-    raw = _native._ensemble(text, n, steps, seed, float(shift), threads)
+    chunk = n
+    bar = None
+    if progress:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=n, unit="run")
+        except ImportError:
+            bar = None
+        chunk = max(1, min(n, 4 * (threads or os.cpu_count() or 1)))
+    if _chunk:
+        chunk = _chunk
+    parts = []
+    for start in range(0, n, max(chunk, 1)):
+        count = min(chunk, n - start)
+        # Run `start + k` of the whole ensemble is run k of a chunk seeded `seed + start`.
+        parts.append(_native._ensemble(text, count, steps, seed + start, float(shift), threads))
+        if bar is not None:
+            bar.update(count)
+    if bar is not None:
+        bar.close()
+    if not parts:
+        parts.append(_native._ensemble(text, 0, steps, seed, float(shift), threads))
+    joined = {k: np.concatenate([np.asarray(p[k]) for p in parts]) for k in parts[0]}
     return Ensemble(
-        final_positions=np.asarray(raw["final_positions"]),
-        impacts=np.asarray(raw["impacts"]),
-        held=np.asarray(raw["held"]),
+        final_positions=joined["final_positions"],
+        impacts=joined["impacts"].astype(np.int64),
+        held=joined["held"].astype(np.int64),
+        first_impact_time=joined["first_impact_time"],
+        deepest_overlap=joined["deepest_overlap"],
+        kinetic_energy=joined["kinetic_energy"],
     )

@@ -296,6 +296,31 @@ class Ensembles(unittest.TestCase):
         self.assertTrue(np.array_equal(other.final_positions[0], two.final_positions[1]))
         self.assertFalse(np.array_equal(other.final_positions, two.final_positions))
 
+    def test_chunks_and_outcomes_are_those_of_each_run(self):
+        scene = pile_scene()
+        whole = sweep2d.ensemble(scene, n=5, steps=90, seed=3, threads=2)
+        chunked = sweep2d.ensemble(scene, n=5, steps=90, seed=3, threads=2, _chunk=2)
+        shown = sweep2d.ensemble(scene, n=5, steps=90, seed=3, threads=1, progress=True)
+        self.assertTrue(np.array_equal(whole.final_positions, shown.final_positions))
+        for field in ("final_positions", "impacts", "held", "first_impact_time",
+                      "deepest_overlap", "kinetic_energy"):
+            a, b = getattr(whole, field), getattr(chunked, field)
+            self.assertTrue(np.array_equal(a, b, equal_nan=True), field)
+        # Run 0 with no shift: the plain run's energy at the end, and its first impact.
+        plain = sweep2d.ensemble(scene, n=1, steps=90, shift=0.0)
+        w = sweep2d.load_scene(scene)
+        first = math.nan
+        for _ in range(90):
+            w.step()
+            if math.isnan(first) and w.events()["impacts"]:
+                first = w.events()["impacts"][0]["time"]
+        self.assertEqual(plain.kinetic_energy[0], w.kinetic_energy())
+        if math.isnan(first):
+            self.assertTrue(math.isnan(plain.first_impact_time[0]))
+        else:
+            self.assertEqual(plain.first_impact_time[0], first)
+        self.assertGreaterEqual(plain.deepest_overlap[0], 0.0)
+
     def test_no_shift_repeats_the_plain_run(self):
         scene = pile_scene()
         runs = sweep2d.ensemble(scene, n=3, steps=50, shift=0.0)
