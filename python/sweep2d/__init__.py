@@ -31,6 +31,9 @@ from ._native import SceneError, SimulationError
 
 __all__ = [
     "Ensemble",
+    "ensemble_tasks",
+    "join_ensemble",
+    "run_ensemble_task",
     "new_world",
     "Recording",
     "SceneError",
@@ -308,11 +311,7 @@ def ensemble(
     result, bit for bit, on any number of threads. With ``progress=True`` and tqdm installed, a
     progress bar counts the runs (they then go in chunks of four per thread: the same results).
     """
-    if isinstance(scene, (str, os.PathLike)):
-        with open(os.fspath(scene), encoding="utf-8") as f:
-            text = f.read()
-    else:
-        text = _scene_text(scene)
+    text = _read_scene(scene)
     if n < 0 or steps < 0:
         raise ValueError("n and steps must not be negative")
     chunk = n
@@ -328,17 +327,63 @@ def ensemble(
     if _chunk:
         chunk = _chunk
     parts = []
-    for start in range(0, n, max(chunk, 1)):
-        count = min(chunk, n - start)
-        # Run `start + k` of the whole ensemble is run k of a chunk seeded `seed + start`.
-        parts.append(_native._ensemble(text, count, steps, seed + start, float(shift), threads))
+    for task in _tasks(text, n, steps, seed, shift, chunk, threads):
+        parts.append(run_ensemble_task(task))
         if bar is not None:
-            bar.update(count)
+            bar.update(task[2])
     if bar is not None:
         bar.close()
+    return _join(parts, text)
+
+
+def _read_scene(scene) -> str:
+    if isinstance(scene, (str, os.PathLike)):
+        with open(os.fspath(scene), encoding="utf-8") as f:
+            return f.read()
+    return _scene_text(scene)
+
+
+def ensemble_tasks(scene, n: int, steps: int, seed: int = 0, shift: float = 1e-3,
+                   chunk: int = 100, threads: int = 0) -> List[tuple]:
+    """The ensemble ``ensemble(scene, n, steps, seed, shift)`` as independent tasks of at most
+    ``chunk`` runs each: plain tuples that pickle, for any task runner (a process pool, Dask's
+    ``Client.map``, a batch system). Run each with ``run_ensemble_task`` (``threads`` threads per
+    task, 0 for every core) and put the results together, in order, with ``join_ensemble``: the
+    same arrays, bit for bit, as ``ensemble`` gives in one process."""
+    return _tasks(_read_scene(scene), n, steps, seed, shift, chunk, threads)
+
+
+def _tasks(text: str, n, steps, seed, shift, chunk, threads) -> List[tuple]:
+    if n < 0 or steps < 0 or chunk < 1:
+        raise ValueError("n and steps must not be negative, and chunk must be at least 1")
+    return [
+        (text, start, min(chunk, n - start), steps, seed + start, float(shift), threads)
+        for start in range(0, n, chunk)
+    ]
+
+
+def run_ensemble_task(task: tuple) -> Dict[str, np.ndarray]:
+    """Runs one task of ``ensemble_tasks``; returns its arrays (and where they start)."""
+    text, start, count, steps, seed, shift, threads = task
+    out = {k: np.asarray(v) for k, v in _native._ensemble(text, count, steps, seed, shift, threads).items()}
+    out["start"] = start
+    return out
+
+
+def join_ensemble(parts: List[Dict[str, np.ndarray]], scene=None) -> Ensemble:
+    """Puts the results of ``run_ensemble_task`` back together in run order (``scene`` shapes
+    an ensemble of no runs)."""
+    return _join(parts, None if scene is None else _read_scene(scene))
+
+
+def _join(parts, text) -> Ensemble:
+    parts = sorted(parts, key=lambda p: p["start"])
     if not parts:
-        parts.append(_native._ensemble(text, 0, steps, seed, float(shift), threads))
-    joined = {k: np.concatenate([np.asarray(p[k]) for p in parts]) for k in parts[0]}
+        if text is None:
+            raise ValueError("no results to join: give the scene to shape an empty ensemble")
+        parts = [dict(_native._ensemble(text, 0, 0, 0, 0.0, 1), start=0)]
+    keys = [k for k in parts[0] if k != "start"]
+    joined = {k: np.concatenate([np.asarray(p[k]) for p in parts]) for k in keys}
     return Ensemble(
         final_positions=joined["final_positions"],
         impacts=joined["impacts"].astype(np.int64),

@@ -321,6 +321,35 @@ class Ensembles(unittest.TestCase):
             self.assertEqual(plain.first_impact_time[0], first)
         self.assertGreaterEqual(plain.deepest_overlap[0], 0.0)
 
+    def test_tasks_run_in_other_processes_give_the_same_ensemble(self):
+        import concurrent.futures
+
+        scene = pile_scene()
+        whole = sweep2d.ensemble(scene, n=7, steps=60, seed=11, threads=1)
+        tasks = sweep2d.ensemble_tasks(scene, n=7, steps=60, seed=11, chunk=3, threads=1)
+        self.assertEqual([t[2] for t in tasks], [3, 3, 1])
+        with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
+            parts = list(pool.map(sweep2d.run_ensemble_task, tasks))
+        joined = sweep2d.join_ensemble(list(reversed(parts)))
+        self.assertTrue(np.array_equal(whole.final_positions, joined.final_positions))
+        self.assertTrue(np.array_equal(whole.kinetic_energy, joined.kinetic_energy))
+
+    def test_a_dask_local_cluster_gives_the_same_ensemble(self):
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            self.skipTest("dask.distributed is optional and is not installed")
+        scene = pile_scene()
+        whole = sweep2d.ensemble(scene, n=6, steps=60, seed=5, threads=1)
+        tasks = sweep2d.ensemble_tasks(scene, n=6, steps=60, seed=5, chunk=2, threads=1)
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                          dashboard_address=None, host="127.0.0.1") as cluster:
+            with Client(cluster) as client:
+                parts = client.gather(client.map(sweep2d.run_ensemble_task, tasks))
+        joined = sweep2d.join_ensemble(parts)
+        for field in ("final_positions", "impacts", "kinetic_energy", "deepest_overlap"):
+            self.assertTrue(np.array_equal(getattr(whole, field), getattr(joined, field)), field)
+
     def test_no_shift_repeats_the_plain_run(self):
         scene = pile_scene()
         runs = sweep2d.ensemble(scene, n=3, steps=50, shift=0.0)
