@@ -673,6 +673,12 @@ impl Body {
         if !self.awake {
             return InverseMass::default();
         }
+        self.masses()
+    }
+
+    /// The body's inverse masses whether or not it is awake (an impulse applied by a call, which
+    /// wakes it).
+    fn masses(&self) -> InverseMass {
         InverseMass {
             linear: self.inv_mass,
             angular: self.inv_inertia,
@@ -693,12 +699,7 @@ impl Body {
     /// The linear velocity change (m/s) an impulse `p` (N·s) gives the body, awake or not:
     /// `p / mass`, with nothing along a locked axis.
     pub(crate) fn linear_response(&self, p: Vec2) -> Vec2 {
-        let v = self.inv_mass * p;
-        if self.lock_x || self.lock_y {
-            v * self.free_axes()
-        } else {
-            v
-        }
+        self.masses().linear_response(p)
     }
 
     /// Whether the body's translation is locked along the world x and y axes (see

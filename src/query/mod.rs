@@ -269,11 +269,13 @@ pub(crate) fn visit_pieces_near(
         }
         return;
     }
-    let mut scratch = Vec::new();
-    pieces_meeting(s, x, Some(near), &mut scratch, &mut |piece, xp, i| {
-        if piece.aabb(xp).overlaps(near) {
-            f(piece, xp, i);
-        }
+    // The thread's candidate list (no allocation per query), as `for_each_piece_pair` uses it.
+    with_indices(|scratch, _| {
+        pieces_meeting(s, x, Some(near), scratch, &mut |piece, xp, i| {
+            if piece.aabb(xp).overlaps(near) {
+                f(piece, xp, i);
+            }
+        });
     });
 }
 

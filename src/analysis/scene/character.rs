@@ -235,7 +235,11 @@ impl SceneCharacter {
         }
         let dt = world.config().dt;
         let gravity = world.config().gravity;
-        let script_entry = self.script.iter().rposition(|e| e.time <= world.time());
+        // The script's entry now, when the script drives (its jump is taken once).
+        let scripted = input
+            .is_none()
+            .then(|| self.script.iter().rposition(|e| e.time <= world.time()))
+            .flatten();
         let input = input.unwrap_or_else(|| self.scripted_input(world.time()));
         let up = self.mover.up;
         let filter = QueryFilter {
@@ -251,8 +255,8 @@ impl SceneCharacter {
         self.velocity = level * (input.walk.clamp(-1.0, 1.0) * self.walk_speed) + up * rising;
         if input.jump && self.ground.is_some() {
             self.velocity = level * self.velocity.dot(level) + up * self.jump_speed;
-            if script_entry.is_some() && self.script[script_entry.unwrap_or(0)].jump {
-                self.jumped = script_entry;
+            if scripted.is_some() {
+                self.jumped = scripted;
             }
         }
         self.velocity += gravity * dt;
