@@ -7,7 +7,9 @@
 //! Bodies are named in Python by their index in the scene file's `bodies` list (a scene's
 //! character, when it has one, comes last). Units are SI, world frame, as in the engine.
 
-use numpy::{PyArray1, PyArrayMethods};
+mod ensemble;
+
+use numpy::PyArray1;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -753,136 +755,6 @@ impl PyWorld {
     }
 }
 
-/// What one ensemble run ends with.
-#[derive(Clone, Debug)]
-struct Outcome {
-    /// Final positions of the bodies' frames, flat (metres).
-    positions: Vec<f64>,
-    /// Impacts the continuous pass resolved, and bodies its fallback held, over the run.
-    impacts: u64,
-    held: u64,
-    /// Simulated time of the first impact (seconds), NaN if none.
-    first_impact: f64,
-    /// The deepest overlap between two bodies at the end of any step (metres), 0 if none.
-    deepest: f64,
-    /// Kinetic energy at the end (J).
-    energy: f64,
-}
-
-/// One ensemble run's end, or why it stopped.
-type RunOutcome = Result<Outcome, String>;
-
-/// One ensemble run: the scene with its dynamic bodies shifted along x by up to `shift` metres
-/// (drawn from `seed`), run `steps` steps.
-fn ensemble_run(file: &SceneFile, seed: u64, shift: f64, steps: u64) -> RunOutcome {
-    let mut scene = file.build().map_err(|e| e.to_string())?;
-    scene
-        .shift_dynamic_bodies(seed, shift)
-        .map_err(|e| e.to_string())?;
-    let (mut impacts, mut held, mut first_impact, mut deepest) = (0u64, 0u64, f64::NAN, 0.0f64);
-    for _ in 0..steps {
-        scene.step(None).map_err(|e| e.to_string())?;
-        let events = scene.world.events();
-        if first_impact.is_nan() {
-            first_impact = events.impacts.first().map_or(f64::NAN, |i| i.time);
-        }
-        impacts += events.impacts.len() as u64;
-        held += events.held.len() as u64;
-        if let Some((depth, _, _)) = scene.world.deepest_overlap() {
-            deepest = deepest.max(depth);
-        }
-    }
-    let mut positions = Vec::with_capacity(2 * scene.bodies.len());
-    for (id, _) in &scene.bodies {
-        let p = scene
-            .world
-            .body(*id)
-            .map_or(sweep2d::Vec2::NAN, |b| b.transform().translation);
-        positions.extend([p.x, p.y]);
-    }
-    Ok(Outcome {
-        positions,
-        impacts,
-        held,
-        first_impact,
-        deepest,
-        energy: scene.world.kinetic_energy(),
-    })
-}
-
-/// Runs `n` copies of a scene (JSON text) from nearby starts on `threads` threads (0: every
-/// core), run `k` with seed `seed + k`; the same arguments give the same result on any number of
-/// threads. Returns flat final positions and per-run counts, for the package to shape.
-#[pyfunction]
-#[pyo3(signature = (text, n, steps, seed, shift, threads = 0))]
-fn _ensemble<'py>(
-    py: Python<'py>,
-    text: &str,
-    n: usize,
-    steps: u64,
-    seed: u64,
-    shift: f64,
-    threads: usize,
-) -> PyResult<Bound<'py, PyDict>> {
-    let file = SceneFile::from_json(text).map_err(scene_error)?;
-    // Build once up front so a bad scene is a SceneError, not a failed run.
-    let bodies = file.build().map_err(scene_error)?.bodies.len();
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |c| c.get())
-    } else {
-        threads
-    }
-    .clamp(1, n.max(1));
-    let results: Vec<RunOutcome> = py.detach(|| {
-        let mut slots: Vec<Option<RunOutcome>> = vec![None; n];
-        std::thread::scope(|s| {
-            for (t, chunk) in slots.chunks_mut(n.div_ceil(threads).max(1)).enumerate() {
-                let file = &file;
-                let first = t * n.div_ceil(threads).max(1);
-                s.spawn(move || {
-                    for (k, slot) in chunk.iter_mut().enumerate() {
-                        let run = (first + k) as u64;
-                        *slot = Some(ensemble_run(file, seed.wrapping_add(run), shift, steps));
-                    }
-                });
-            }
-        });
-        slots
-            .into_iter()
-            .map(|s| s.unwrap_or_else(|| Err("not run".into())))
-            .collect()
-    });
-    let mut positions = Vec::with_capacity(n * bodies * 2);
-    let mut counts: [Vec<f64>; 5] = Default::default();
-    for (k, r) in results.into_iter().enumerate() {
-        let o = r.map_err(|e| SimulationError::new_err(format!("run {k}: {e}")))?;
-        positions.extend(o.positions);
-        for (column, value) in counts.iter_mut().zip([
-            o.impacts as f64,
-            o.held as f64,
-            o.first_impact,
-            o.deepest,
-            o.energy,
-        ]) {
-            column.push(value);
-        }
-    }
-    let d = PyDict::new(py);
-    let shaped = PyArray1::from_vec(py, positions).reshape([n, bodies, 2])?;
-    d.set_item("final_positions", shaped)?;
-    let names = [
-        "impacts",
-        "held",
-        "first_impact_time",
-        "deepest_overlap",
-        "kinetic_energy",
-    ];
-    for (name, column) in names.into_iter().zip(counts) {
-        d.set_item(name, PyArray1::from_vec(py, column))?;
-    }
-    Ok(d)
-}
-
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -890,7 +762,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_scene_file, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
-    m.add_function(wrap_pyfunction!(_ensemble, m)?)?;
+    m.add_function(wrap_pyfunction!(ensemble::_ensemble, m)?)?;
+    m.add_function(wrap_pyfunction!(ensemble::_ensemble_scenes, m)?)?;
     m.add("SceneError", m.py().get_type::<SceneError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
     Ok(())

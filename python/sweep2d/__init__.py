@@ -28,9 +28,27 @@ import numpy as np
 
 from . import _native
 from ._native import SceneError, SimulationError
+from .ensemble import (
+    BODY_FIELDS,
+    SCENE_FIELDS,
+    Ensemble,
+    Grid,
+    apply_variation,
+    ensemble,
+    ensemble_tasks,
+    grid,
+    join_ensemble,
+    run_ensemble_task,
+)
+from .ensemble import scene_text as _scene_text
 
 __all__ = [
+    "BODY_FIELDS",
+    "SCENE_FIELDS",
     "Ensemble",
+    "Grid",
+    "apply_variation",
+    "grid",
     "ensemble_tasks",
     "join_ensemble",
     "run_ensemble_task",
@@ -53,15 +71,6 @@ def _json(value: Dict[str, Any], what: str) -> str:
         return json.dumps(value, allow_nan=True)
     except (TypeError, ValueError) as e:
         raise SceneError(f"the {what} is not JSON data: {e}") from None
-
-
-def _scene_text(scene: Union[str, os.PathLike, Dict[str, Any]]) -> str:
-    if isinstance(scene, dict):
-        try:
-            return json.dumps(scene, allow_nan=True)
-        except (TypeError, ValueError) as e:
-            raise SceneError(f"the scene dict is not JSON data: {e}") from None
-    raise TypeError("a scene is a path (str or os.PathLike) or a dict")
 
 
 def load_scene(scene: Union[str, os.PathLike, Dict[str, Any]]) -> World:
@@ -275,120 +284,3 @@ class World:
             outlines=self._w._outlines(),
             html=raw["html"],
         )
-
-
-@dataclass
-class Ensemble:
-    """Results of ``ensemble``, one row per run: ``final_positions`` (n, N, 2) metres; the
-    number of ``impacts`` the continuous pass resolved and of bodies ``held`` by its fallback;
-    ``first_impact_time`` (s, NaN when none); ``deepest_overlap`` between two bodies at the end
-    of any step (m); final ``kinetic_energy`` (J)."""
-
-    final_positions: np.ndarray
-    impacts: np.ndarray
-    held: np.ndarray
-    first_impact_time: np.ndarray
-    deepest_overlap: np.ndarray
-    kinetic_energy: np.ndarray
-
-
-def ensemble(
-    scene: Union[str, os.PathLike, Dict[str, Any]],
-    n: int,
-    steps: int,
-    seed: int = 0,
-    shift: float = 1e-3,
-    threads: int = 0,
-    progress: bool = False,
-    _chunk: int = 0,
-) -> Ensemble:
-    """Runs ``n`` copies of a scene from nearby starts, ``steps`` steps each, on ``threads``
-    threads (0: every core), with the interpreter's lock released.
-
-    Run ``k`` moves every dynamic body's start along x by a fixed pseudo-random amount within
-    ``±shift`` metres drawn from ``seed + k`` (static and kinematic bodies and all velocities stay
-    as written; ``shift = 0`` runs the same scene ``n`` times). The same arguments give the same
-    result, bit for bit, on any number of threads. With ``progress=True`` and tqdm installed, a
-    progress bar counts the runs (they then go in chunks of four per thread: the same results).
-    """
-    text = _read_scene(scene)
-    if n < 0 or steps < 0:
-        raise ValueError("n and steps must not be negative")
-    chunk = n
-    bar = None
-    if progress:
-        try:
-            from tqdm import tqdm
-
-            bar = tqdm(total=n, unit="run")
-        except ImportError:
-            bar = None
-        chunk = max(1, min(n, 4 * (threads or os.cpu_count() or 1)))
-    if _chunk:
-        chunk = _chunk
-    parts = []
-    for task in _tasks(text, n, steps, seed, shift, chunk, threads):
-        parts.append(run_ensemble_task(task))
-        if bar is not None:
-            bar.update(task[2])
-    if bar is not None:
-        bar.close()
-    return _join(parts, text)
-
-
-def _read_scene(scene) -> str:
-    if isinstance(scene, (str, os.PathLike)):
-        with open(os.fspath(scene), encoding="utf-8") as f:
-            return f.read()
-    return _scene_text(scene)
-
-
-def ensemble_tasks(scene, n: int, steps: int, seed: int = 0, shift: float = 1e-3,
-                   chunk: int = 100, threads: int = 0) -> List[tuple]:
-    """The ensemble ``ensemble(scene, n, steps, seed, shift)`` as independent tasks of at most
-    ``chunk`` runs each: plain tuples that pickle, for any task runner (a process pool, Dask's
-    ``Client.map``, a batch system). Run each with ``run_ensemble_task`` (``threads`` threads per
-    task, 0 for every core) and put the results together, in order, with ``join_ensemble``: the
-    same arrays, bit for bit, as ``ensemble`` gives in one process."""
-    return _tasks(_read_scene(scene), n, steps, seed, shift, chunk, threads)
-
-
-def _tasks(text: str, n, steps, seed, shift, chunk, threads) -> List[tuple]:
-    if n < 0 or steps < 0 or chunk < 1:
-        raise ValueError("n and steps must not be negative, and chunk must be at least 1")
-    return [
-        (text, start, min(chunk, n - start), steps, seed + start, float(shift), threads)
-        for start in range(0, n, chunk)
-    ]
-
-
-def run_ensemble_task(task: tuple) -> Dict[str, np.ndarray]:
-    """Runs one task of ``ensemble_tasks``; returns its arrays (and where they start)."""
-    text, start, count, steps, seed, shift, threads = task
-    out = {k: np.asarray(v) for k, v in _native._ensemble(text, count, steps, seed, shift, threads).items()}
-    out["start"] = start
-    return out
-
-
-def join_ensemble(parts: List[Dict[str, np.ndarray]], scene=None) -> Ensemble:
-    """Puts the results of ``run_ensemble_task`` back together in run order (``scene`` shapes
-    an ensemble of no runs)."""
-    return _join(parts, None if scene is None else _read_scene(scene))
-
-
-def _join(parts, text) -> Ensemble:
-    parts = sorted(parts, key=lambda p: p["start"])
-    if not parts:
-        if text is None:
-            raise ValueError("no results to join: give the scene to shape an empty ensemble")
-        parts = [dict(_native._ensemble(text, 0, 0, 0, 0.0, 1), start=0)]
-    keys = [k for k in parts[0] if k != "start"]
-    joined = {k: np.concatenate([np.asarray(p[k]) for p in parts]) for k in keys}
-    return Ensemble(
-        final_positions=joined["final_positions"],
-        impacts=joined["impacts"].astype(np.int64),
-        held=joined["held"].astype(np.int64),
-        first_impact_time=joined["first_impact_time"],
-        deepest_overlap=joined["deepest_overlap"],
-        kinetic_energy=joined["kinetic_energy"],
-    )

@@ -327,7 +327,7 @@ class Ensembles(unittest.TestCase):
         scene = pile_scene()
         whole = sweep2d.ensemble(scene, n=7, steps=60, seed=11, threads=1)
         tasks = sweep2d.ensemble_tasks(scene, n=7, steps=60, seed=11, chunk=3, threads=1)
-        self.assertEqual([t[2] for t in tasks], [3, 3, 1])
+        self.assertEqual([t["count"] for t in tasks], [3, 3, 1])
         with concurrent.futures.ProcessPoolExecutor(max_workers=2) as pool:
             parts = list(pool.map(sweep2d.run_ensemble_task, tasks))
         joined = sweep2d.join_ensemble(list(reversed(parts)))
