@@ -17,6 +17,7 @@ use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
 use sweep2d::analysis::replay::HtmlReplay;
 use sweep2d::analysis::scene::{BodySpec, JointSpec, LoadedScene, SceneFile};
+use sweep2d::analysis::testkit;
 use sweep2d::{BodyId, QueryFilter, Shape, Transform, Vec2, World};
 
 create_exception!(
@@ -32,6 +33,10 @@ create_exception!(
     PyRuntimeError,
     "A step that could not be taken: it would have left a non-finite state and was undone."
 );
+
+/// Every body's pose at one moment (the testkit's `Snapshot`), to check a step against.
+#[pyclass(module = "sweep2d._native", name = "Poses", frozen)]
+struct Poses(testkit::Snapshot);
 
 /// A world built from a scene, with its bodies in file order. The engine's world keeps scratch
 /// caches that are not shared between threads: a mutex (never contended, as the interpreter calls
@@ -407,6 +412,33 @@ impl PyWorld {
         self.lock().world.kinetic_energy()
     }
 
+    /// The deepest overlap between two bodies now: `(depth in metres, id a, id b)`, or `None`
+    /// when nothing overlaps. Exact shape queries over the pairs the broad phase tracks: for
+    /// analysis and checks, not for every frame.
+    fn deepest_overlap(&self) -> Option<(f64, Option<usize>, Option<usize>)> {
+        let scene = self.lock();
+        let index = index_of(&scene);
+        let (depth, a, b) = scene.world.deepest_overlap()?;
+        Some((depth, index.get(&a).copied(), index.get(&b).copied()))
+    }
+
+    /// Every body's pose and centre of mass now, for `_tunnel_error` after a step
+    /// (`sweep2d.testing.assert_no_tunnelling`).
+    fn _poses(&self) -> Poses {
+        Poses(testkit::Snapshot::of(&self.lock().world))
+    }
+
+    /// Why some dynamic body passed through another since `before` (the engine's testkit check,
+    /// see `docs/reliability.md`), or `None`.
+    fn _tunnel_error(&self, before: &Poses) -> Option<String> {
+        testkit::assert_no_tunnelling(&before.0, &self.lock().world)
+            .err()
+            .map(|e| match e {
+                proptest::test_runner::TestCaseError::Fail(why)
+                | proptest::test_runner::TestCaseError::Reject(why) => why.to_string(),
+            })
+    }
+
     /// Steps `steps` times, recording every `record_every`-th step (and the start): a dict of
     /// flat columns the package shapes into arrays (`sweep2d.Recording`).
     #[pyo3(signature = (steps, record_every = 1))]
@@ -759,6 +791,7 @@ impl PyWorld {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyWorld>()?;
+    m.add_class::<Poses>()?;
     m.add_function(wrap_pyfunction!(load_scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_scene_file, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
