@@ -74,6 +74,12 @@ fn load_scene_json(text: &str) -> PyResult<PyWorld> {
 }
 
 /// Reads a scene file (at most 16 MiB) and builds it.
+/// The built-in demonstration scene (`sweep2d demo`) as scene-file JSON text.
+#[pyfunction]
+fn _demo_scene_json() -> PyResult<String> {
+    serde_json::to_string(&sweep2d::analysis::scene::demo()).map_err(scene_error)
+}
+
 #[pyfunction]
 fn load_scene_file(path: std::path::PathBuf) -> PyResult<PyWorld> {
     let file = SceneFile::read(&path).map_err(scene_error)?;
@@ -794,6 +800,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Poses>()?;
     m.add_function(wrap_pyfunction!(load_scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_scene_file, m)?)?;
+    m.add_function(wrap_pyfunction!(_demo_scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(ensemble::_ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(ensemble::_ensemble_scenes, m)?)?;

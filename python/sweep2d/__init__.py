@@ -58,6 +58,7 @@ __all__ = [
     "SimulationError",
     "World",
     "ensemble",
+    "demo_scene",
     "load_scene",
 ]
 
@@ -82,6 +83,13 @@ def load_scene(scene: Union[str, os.PathLike, Dict[str, Any]]) -> World:
     if isinstance(scene, (str, os.PathLike)):
         return World(_native.load_scene_file(os.fspath(scene)))
     return World(_native.load_scene_json(_scene_text(scene)))
+
+
+def demo_scene() -> Dict[str, Any]:
+    """The built-in demonstration scene (``sweep2d demo``: a 6 cm bullet at 45 m/s in a room of
+    1 cm walls, a spinning bar on a ramp, a thrown box, a ball off a ledge; 180 steps at 60 Hz)
+    as a scene dict, to load, vary or run as an ensemble."""
+    return json.loads(_native._demo_scene_json())
 
 
 def new_world(gravity=(0.0, -9.81), dt: float = 1.0 / 60.0) -> "World":

@@ -56,6 +56,17 @@ class MatchesTheCommandLine(unittest.TestCase):
                 self.compare_frames(rec, os.path.join(out, "trajectory.csv"))
                 self.compare_impacts(rec, os.path.join(out, "events.csv"))
 
+    def test_the_demo_scene_bit_for_bit(self):
+        binary = command_line()
+        with tempfile.TemporaryDirectory() as out:
+            subprocess.run([binary, "demo", "--out", out, "--plot", "none"], check=True,
+                           capture_output=True)
+            scene = sweep2d.demo_scene()
+            rec = sweep2d.load_scene(scene).run(scene["steps"])
+            self.compare_frames(rec, os.path.join(out, "trajectory.csv"))
+            self.compare_impacts(rec, os.path.join(out, "events.csv"))
+            self.assertGreater(len(rec.impacts), 10)
+
     def compare_frames(self, rec, path):
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
