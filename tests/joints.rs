@@ -499,7 +499,52 @@ fn joint_bookkeeping() {
             .filter(|e| e.joint == weak)
             .count();
     }
-    assert!(events > 0);
+    assert_eq!(
+        events, 60,
+        "the hanging weight is over the threshold every step"
+    );
+
+    // Thresholds set after the fact: above the weight, no events; a bad one is refused and
+    // leaves the old ones.
+    w.set_joint_event_thresholds(weak, 2.0 * w.body(b).unwrap().mass() * G, f64::INFINITY)
+        .unwrap();
+    w.step();
+    assert!(w.events().joint_events.is_empty());
+    assert!(matches!(
+        w.set_joint_event_thresholds(weak, -1.0, 1.0),
+        Err(JointError::OutOfRange {
+            field: "force_threshold",
+            ..
+        })
+    ));
+    assert!(matches!(
+        w.set_joint_event_thresholds(weak, 1.0, f64::NAN),
+        Err(JointError::NonFinite {
+            field: "torque_threshold",
+            ..
+        })
+    ));
+    w.step();
+    assert!(
+        w.events().joint_events.is_empty(),
+        "the refused calls kept the old thresholds"
+    );
+    w.set_joint_event_thresholds(weak, 0.0, f64::INFINITY)
+        .unwrap();
+    w.step();
+    let e = w.events().joint_events.clone();
+    assert_eq!(e.len(), 1);
+    let weight = w.body(b).unwrap().mass() * G;
+    assert!(
+        (e[0].force - weight).abs() < 0.05 * weight,
+        "{} vs {weight}",
+        e[0].force
+    );
+    w.remove_joint(weak).unwrap();
+    assert!(matches!(
+        w.set_joint_event_thresholds(weak, 1.0, 1.0),
+        Err(JointError::UnknownJoint(_))
+    ));
 }
 
 /// Every kind's every checked number, set wrong one at a time: the call is refused with an error

@@ -95,18 +95,29 @@ fn a_sleeping_pyramid_wakes_when_a_bullet_hits_it_and_the_bullet_does_not_pass()
         })
         .unwrap();
     let mut impacts = 0;
+    let mut woke: Vec<BodyId> = Vec::new();
     for _ in 0..10 {
         w.step();
         impacts += w.events().impacts.len();
+        woke.extend(&w.events().woke);
         let x = w.body(bullet).unwrap().transform().translation.x;
         assert!(x < far_side, "the bullet passed the sleeping pyramid: {x}");
     }
     assert!(impacts > 0);
-    let awake = boxes
+    let awake: Vec<BodyId> = boxes
         .iter()
-        .filter(|&&b| w.body(b).unwrap().is_awake())
-        .count();
-    assert!(awake > 0, "the pyramid woke");
+        .copied()
+        .filter(|&b| w.body(b).unwrap().is_awake())
+        .collect();
+    assert!(!awake.is_empty(), "the pyramid woke");
+    // Every box that woke was reported once, whether the impact woke it or its island did.
+    woke.sort();
+    let mut unique = woke.clone();
+    unique.dedup();
+    assert_eq!(woke, unique, "a body is reported once when it wakes");
+    for b in &awake {
+        assert!(woke.contains(b), "{b:?} woke without a woke event");
+    }
 }
 
 #[test]

@@ -200,6 +200,18 @@ impl PyWorld {
     }
 }
 
+/// The id of the `k`-th joint (in the order they were added).
+fn joint_id(world: &World, k: usize) -> PyResult<sweep2d::JointId> {
+    let ids = world.joint_ids();
+    ids.get(k).copied().ok_or_else(|| {
+        PyIndexError::new_err(format!(
+            "no joint {k}: the world has {} joints (0..{})",
+            ids.len(),
+            ids.len()
+        ))
+    })
+}
+
 /// One convex piece of an outline: its points (metres) and rounding radius.
 type Piece = (Vec<(f64, f64)>, f64);
 
@@ -531,12 +543,50 @@ impl PyWorld {
 
     /// Adds a joint described as a scene file describes one (JSON text), its bodies named by
     /// id or name. Raises `SceneError` naming the field.
-    fn _add_joint(&self, spec: &str) -> PyResult<()> {
+    fn _add_joint(&self, spec: &str) -> PyResult<usize> {
         let spec: JointSpec =
             serde_json::from_str(spec).map_err(|e| SceneError::new_err(format!("joint: {e}")))?;
         let mut scene = self.lock();
         let k = scene.world.joint_count();
-        scene.add_joint(k, &spec).map(|_| ()).map_err(scene_error)
+        scene.add_joint(k, &spec).map(|_| k).map_err(scene_error)
+    }
+
+    /// Sets the reaction force (N) and torque (N·m) above which a step reports joint `joint`
+    /// (its index in the order joints were added) in `events()["joint_events"]`; infinity for
+    /// never.
+    #[pyo3(signature = (joint, force = f64::INFINITY, torque = f64::INFINITY))]
+    fn set_joint_event_thresholds(&self, joint: usize, force: f64, torque: f64) -> PyResult<()> {
+        let mut scene = self.lock();
+        let id = joint_id(&scene.world, joint)?;
+        scene
+            .world
+            .set_joint_event_thresholds(id, force, torque)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The force (N, world frame) and torque (N·m) joint `joint` applied to its body B in the
+    /// last step: `(fx, fy, torque)`.
+    fn joint_reaction(&self, joint: usize) -> PyResult<(f64, f64, f64)> {
+        let scene = self.lock();
+        let id = joint_id(&scene.world, joint)?;
+        let r = scene
+            .world
+            .joint_reaction(id)
+            .ok_or_else(|| PyIndexError::new_err(format!("joint {joint} was removed")))?;
+        Ok((r.force.x, r.force.y, r.torque))
+    }
+
+    /// Reports contact forces on body `id`'s shapes from `threshold` newtons up (in
+    /// `events()["contact_forces"]`), or stops them with `None`.
+    #[pyo3(signature = (id, threshold))]
+    fn set_contact_force_threshold(&self, id: usize, threshold: Option<f64>) -> PyResult<()> {
+        self.with_id(id, |w, b| {
+            // One check for all (the same value), so a refused threshold changes nothing.
+            for shape in w.shape_ids(b) {
+                w.set_contact_force_threshold(shape, threshold)?;
+            }
+            Ok(())
+        })
     }
 
     /// Sets body `id`'s velocity (m/s) and angular velocity (rad/s).
@@ -722,7 +772,9 @@ impl PyWorld {
     }
 
     /// The last step's events as lists of dicts (bodies by id): `contact_begin`, `contact_end`,
-    /// `impacts`, `sensor_begin`, `sensor_end`.
+    /// `impacts`, `sensor_begin`, `sensor_end`, `joint_events` (joints by index, reaction force
+    /// N and torque N·m past their thresholds), `contact_forces` (total normal impulse N·s and
+    /// force N past a shape's threshold); and lists of body ids: `fell_asleep`, `woke`, `held`.
     fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let scene = self.lock();
         let index = index_of(&scene);
@@ -767,6 +819,46 @@ impl PyWorld {
                 rows.push(r);
             }
             d.set_item(key, rows)?;
+        }
+        let joint_index: HashMap<sweep2d::JointId, usize> = scene
+            .world
+            .joint_ids()
+            .into_iter()
+            .enumerate()
+            .map(|(k, j)| (j, k))
+            .collect();
+        let mut joints = Vec::new();
+        for e in &events.joint_events {
+            let r = PyDict::new(py);
+            r.set_item("joint", joint_index.get(&e.joint).copied())?;
+            r.set_item("step", e.step)?;
+            r.set_item("body_a", e.body_a.as_ref().and_then(id))?;
+            r.set_item("body_b", id(&e.body_b))?;
+            r.set_item("force", e.force)?;
+            r.set_item("torque", e.torque)?;
+            joints.push(r);
+        }
+        d.set_item("joint_events", joints)?;
+        let mut forces = Vec::new();
+        for e in &events.contact_forces {
+            let r = PyDict::new(py);
+            r.set_item("body_a", id(&e.body_a))?;
+            r.set_item("body_b", id(&e.body_b))?;
+            r.set_item("step", e.step)?;
+            r.set_item("impulse", e.total_impulse)?;
+            r.set_item("force", e.total_force)?;
+            r.set_item("normal", (e.normal.x, e.normal.y))?;
+            r.set_item("impact_fraction", e.impact_fraction)?;
+            forces.push(r);
+        }
+        d.set_item("contact_forces", forces)?;
+        for (key, list) in [
+            ("fell_asleep", &events.fell_asleep),
+            ("woke", &events.woke),
+            ("held", &events.held),
+        ] {
+            let ids: Vec<Option<usize>> = list.iter().map(id).collect();
+            d.set_item(key, ids)?;
         }
         Ok(d)
     }

@@ -246,11 +246,12 @@ class World:
         returns its id. Raises ``SceneError`` naming the field; nothing is added then."""
         return self._w._add_body(_json(body, "body"))
 
-    def add_joint(self, joint: Dict[str, Any]) -> None:
+    def add_joint(self, joint: Dict[str, Any]) -> int:
         """Adds a joint written as a scene file writes one (``{"type": "revolute", "body_a": 0,
-        "body_b": "arm", "anchor": [x, y], ...}``), its bodies by id or name. Raises
+        "body_b": "arm", "anchor": [x, y], ...}``), its bodies by id or name, and returns its
+        index (joints are numbered in the order they were added, the scene's first). Raises
         ``SceneError`` naming the field; nothing is added then."""
-        self._w._add_joint(_json(joint, "joint"))
+        return self._w._add_joint(_json(joint, "joint"))
 
     def shape_cast(self, shape, position, angle, translation):
         """The first body ``shape`` (scene-file form) placed at ``position`` (m) and ``angle``

@@ -175,8 +175,9 @@ pub struct StepEvents {
     pub joint_events: Vec<JointEvent>,
     /// Bodies that fell asleep at the end of the step (their island rested long enough).
     pub fell_asleep: Vec<BodyId>,
-    /// Sleeping bodies woken at the end of the step with their island (a body woken by a call or
-    /// an impact is reported with the rest of its island).
+    /// Sleeping bodies the step woke: met by a moving body (with the rest of their island), or
+    /// the rest of an island one of whose bodies a call (an impulse, a setter) woke before the
+    /// step. The body a call woke is not listed: the call did it, and the caller knows.
     pub woke: Vec<BodyId>,
     /// Bodies the continuous pass had to hold still for the rest of the step (its fallback),
     /// each stopped at a pose that overlaps nothing past the slop. Past the impact budget

@@ -255,6 +255,34 @@ impl World {
         Ok(())
     }
 
+    /// Sets the reaction force (N) and torque (N·m, magnitude) above which a step reports a
+    /// [`JointEvent`](crate::JointEvent) for this joint, as
+    /// [`JointCommon`](crate::dynamics::joint::JointCommon)'s thresholds do when it is added;
+    /// `Real::INFINITY` for never. Breakable joints: the game removes the joint on its event.
+    ///
+    /// # Errors
+    /// [`JointError::UnknownJoint`] for a stale id; [`JointError::OutOfRange`] for a negative
+    /// threshold, [`JointError::NonFinite`] for a NaN one. Nothing changes then.
+    pub fn set_joint_event_thresholds(
+        &mut self,
+        id: JointId,
+        force: Real,
+        torque: Real,
+    ) -> Result<(), JointError> {
+        let j = self
+            .joints
+            .get_mut(id)
+            .ok_or(JointError::UnknownJoint(id))?;
+        let common = crate::dynamics::joint::JointCommon {
+            force_threshold: force,
+            torque_threshold: torque,
+            ..j.common
+        };
+        crate::dynamics::joint::check_common(j.kind.name(), &common)?;
+        j.common = common;
+        Ok(())
+    }
+
     /// The ids of every joint, in slot order.
     #[must_use]
     pub fn joint_ids(&self) -> Vec<JointId> {

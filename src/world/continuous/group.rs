@@ -139,7 +139,7 @@ impl ContinuousPass<'_> {
                     && members.len() < MAX_GROUP_BODIES
                     && degree < MAX_GROUP_DEGREE
                 {
-                    self.bodies.at_mut(c).wake(); // (asleep: it takes its share of the blow)
+                    self.wake_body(c); // (asleep: it takes its share of the blow)
                     degree += self.buf.neighbours.degree(c);
                     members.push(c);
                 }
@@ -388,7 +388,7 @@ impl ContinuousPass<'_> {
             }
         }
         for i in woken {
-            self.bodies.at_mut(i).wake(); // jointed to the blow: it moves with it
+            self.wake_body(i); // jointed to the blow: it moves with it
         }
         out
     }

@@ -95,6 +95,17 @@ impl ContinuousPass<'_> {
         verdicts.ask(&mut **hooks, offer)
     }
 
+    /// Wakes body `k` if it is a sleeping dynamic body, and lists it in the step's `woke`
+    /// events.
+    pub(super) fn wake_body(&mut self, k: u32) {
+        let body = self.bodies.at_mut(k);
+        if body.is_dynamic() && !body.awake && body.disabled.is_none() {
+            body.wake();
+            let id = self.bodies.id(k);
+            self.events.woke.push(id);
+        }
+    }
+
     /// Resolves one pending impact: an impulse at the contact (or a hold past the budget), new
     /// segments, re-sweeps.
     pub(super) fn resolve(&mut self, pending: &PendingImpact) {
@@ -102,10 +113,7 @@ impl ContinuousPass<'_> {
         // A sleeping body met by a moving one wakes before the impact (its island follows at the
         // end of the step): it takes the blow instead of standing still like a wall.
         for i in [a, b] {
-            let body = self.bodies.at_mut(i);
-            if body.is_dynamic() && !body.awake {
-                body.wake();
-            }
+            self.wake_body(i);
         }
         let (sa, sb) = (self.buf.segments[a as usize], self.buf.segments[b as usize]);
         let Some((friction, restitution)) = self.impact_material(pending) else {

@@ -1,0 +1,80 @@
+"""Every kind of event reaches Python, with hand-checked numbers."""
+
+import unittest
+
+import sweep2d
+
+G = 9.81
+
+
+def hanging_box():
+    w = sweep2d.new_world()
+    pin = w.add_body({"name": "pin", "kind": "static", "position": [0, 5],
+                      "shape": {"type": "circle", "radius": 0.05}})
+    box = w.add_body({"name": "box", "kind": "dynamic", "position": [0, 4],
+                      "shape": {"type": "rectangle", "half_extents": [0.5, 0.5]}})
+    j = w.add_joint({"type": "revolute", "body_a": "pin", "body_b": "box", "anchor": [0, 5]})
+    return w, pin, box, j
+
+
+class Events(unittest.TestCase):
+    def test_joint_events_past_a_threshold_carry_the_reaction(self):
+        w, pin, box, j = hanging_box()
+        self.assertEqual(j, 0)
+        weight = 1.0 * G  # a 1 m × 1 m box of density 1
+        w.step(30)
+        self.assertEqual(w.events()["joint_events"], [])
+        fx, fy, torque = w.joint_reaction(j)
+        self.assertAlmostEqual(fy, weight, delta=1e-3 * weight)
+        w.set_joint_event_thresholds(j, force=0.5 * weight)
+        w.step()
+        (e,) = w.events()["joint_events"]
+        self.assertEqual((e["joint"], e["body_a"], e["body_b"]), (0, pin, box))
+        self.assertAlmostEqual(e["force"], weight, delta=1e-3 * weight)
+        self.assertEqual(e["step"], w.step_count - 1)  # the step taken, counted from 0
+        with self.assertRaisesRegex(ValueError, "force_threshold"):
+            w.set_joint_event_thresholds(j, force=-1.0)
+        with self.assertRaisesRegex(IndexError, "no joint 3"):
+            w.set_joint_event_thresholds(3, force=1.0)
+        w.step()
+        self.assertEqual(len(w.events()["joint_events"]), 1, "the refused call kept 0.5·weight")
+
+    def test_contact_forces_sleep_and_wake(self):
+        w = sweep2d.new_world()
+        floor = w.add_body({"kind": "static", "position": [0, -0.5],
+                            "shape": {"type": "rectangle", "half_extents": [5, 0.5]}})
+        crate = w.add_body({"name": "crate", "kind": "dynamic", "position": [0, 0.5],
+                            "shape": {"type": "rectangle", "half_extents": [0.5, 0.5]}})
+        w.set_contact_force_threshold(crate, 1.0)
+        w.step(20)
+        (f,) = w.events()["contact_forces"]
+        self.assertEqual({f["body_a"], f["body_b"]}, {floor, crate})
+        self.assertAlmostEqual(f["force"], G, delta=0.01 * G)  # its weight, 1 kg
+        self.assertAlmostEqual(f["impulse"], G * w.dt, delta=0.01 * G * w.dt)
+        self.assertIsNone(f["impact_fraction"])
+        w.set_contact_force_threshold(crate, None)
+        w.step()
+        self.assertEqual(w.events()["contact_forces"], [])
+        with self.assertRaisesRegex(ValueError, "contact_force_threshold"):
+            w.set_contact_force_threshold(crate, -5.0)
+        asleep = []
+        for _ in range(300):
+            w.step()
+            asleep += w.events()["fell_asleep"]
+        self.assertEqual(asleep, [crate])
+        # A ball dropped on it wakes it in the step they meet.
+        ball = w.add_body({"kind": "dynamic", "position": [0, 1.5], "velocity": [0, -30],
+                           "shape": {"type": "circle", "radius": 0.2}})
+        woke, impacts = [], []
+        for _ in range(3):
+            w.step()
+            woke += w.events()["woke"]
+            impacts += w.events()["impacts"]
+            self.assertEqual(w.events()["held"], [])
+        self.assertEqual({impacts[0]["body_a"], impacts[0]["body_b"]}, {ball, crate})
+        self.assertEqual(woke, [crate])
+        self.assertNotEqual(w.velocity(crate), (0.0, 0.0))
+
+
+if __name__ == "__main__":
+    unittest.main()
