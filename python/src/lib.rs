@@ -74,6 +74,54 @@ fn load_scene_json(text: &str) -> PyResult<PyWorld> {
 }
 
 /// Reads a scene file (at most 16 MiB) and builds it.
+/// One of the engine's benchmark scenes (`sweep2d::analysis::scenes`) as a world, its bodies in
+/// creation order (named by their names, or `body <index>`): `pyramid` (rows = `count`),
+/// `tall_stack`, `falling_mixed`, `hanging_chains` (`count` chains of 10 links), `bullet_rain`
+/// and `newtons_cradle` (`count` bodies at `speed` m/s), `bouncing_ball` (at `speed`).
+#[pyfunction]
+#[pyo3(signature = (name, count = 10, speed = 10.0))]
+fn _builtin(name: &str, count: usize, speed: f64) -> PyResult<PyWorld> {
+    use sweep2d::analysis::scenes;
+    if count == 0 || count > 100_000 || !(speed.is_finite() && speed > 0.0 && speed <= 1e5) {
+        return Err(PyValueError::new_err(format!(
+            "count must be from 1 to 100000 and speed a positive number of m/s up to 1e5; got \
+             count {count}, speed {speed}"
+        )));
+    }
+    let scene = match name {
+        "pyramid" => scenes::pyramid(count),
+        "tall_stack" => scenes::tall_stack(count),
+        "falling_mixed" => scenes::falling_mixed(count),
+        "hanging_chains" => scenes::hanging_chains(count, 10),
+        "bullet_rain" => scenes::bullet_rain(count, speed),
+        "newtons_cradle" => scenes::newtons_cradle(count, speed),
+        "bouncing_ball" => scenes::bouncing_ball(speed),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "no built-in scene {name:?}; they are pyramid, tall_stack, falling_mixed, \
+                 hanging_chains, bullet_rain, newtons_cradle, bouncing_ball"
+            )))
+        }
+    };
+    let world = scene.world;
+    let bodies = world
+        .bodies()
+        .enumerate()
+        .map(|(k, (id, b))| {
+            (
+                id,
+                b.name().map_or_else(|| format!("body {k}"), str::to_string),
+            )
+        })
+        .collect();
+    Ok(PyWorld::new(LoadedScene {
+        world,
+        bodies,
+        steps: 600,
+        character: None,
+    }))
+}
+
 /// The built-in demonstration scene (`sweep2d demo`) as scene-file JSON text.
 #[pyfunction]
 fn _demo_scene_json() -> PyResult<String> {
@@ -87,7 +135,8 @@ fn load_scene_file(path: std::path::PathBuf) -> PyResult<PyWorld> {
     Ok(PyWorld::new(scene))
 }
 
-/// The pickled form of a world: the names of its bodies in file order (JSON), then its snapshot.
+/// The pickled form of a world: its bodies in file order as JSON `[[name, slot, generation],
+/// ...]` (a restored world keeps every body's slot and generation), then its snapshot.
 fn pickled(scene: &LoadedScene) -> PyResult<Vec<u8>> {
     if scene.character.is_some() {
         return Err(PyValueError::new_err(
@@ -95,10 +144,14 @@ fn pickled(scene: &LoadedScene) -> PyResult<Vec<u8>> {
              not in the snapshot format",
         ));
     }
-    let names: Vec<&str> = scene.bodies.iter().map(|(_, n)| n.as_str()).collect();
-    let names = serde_json::to_string(&names).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let mut out = (names.len() as u64).to_le_bytes().to_vec();
-    out.extend_from_slice(names.as_bytes());
+    let bodies: Vec<(&str, u32, u32)> = scene
+        .bodies
+        .iter()
+        .map(|(id, n)| (n.as_str(), id.index(), id.generation()))
+        .collect();
+    let head = serde_json::to_string(&bodies).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut out = (head.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(head.as_bytes());
     out.extend_from_slice(&scene.world.snapshot());
     Ok(out)
 }
@@ -112,23 +165,23 @@ fn _restore(state: &[u8]) -> PyResult<PyWorld> {
         .and_then(|h| h.try_into().ok())
         .ok_or_else(|| bad("too short"))?;
     let len = usize::try_from(u64::from_le_bytes(head)).map_err(|_| bad("bad length"))?;
-    let names = state
+    let listed = state
         .get(8..8usize.saturating_add(len))
         .ok_or_else(|| bad("cut short"))?;
-    let names: Vec<String> = std::str::from_utf8(names)
+    let listed: Vec<(String, u32, u32)> = std::str::from_utf8(listed)
         .ok()
         .and_then(|t| serde_json::from_str(t).ok())
-        .ok_or_else(|| bad("the body names"))?;
+        .ok_or_else(|| bad("the body list"))?;
     let world = World::restore(&state[8 + len..]).map_err(|e| bad(&e.to_string()))?;
-    let by_name: HashMap<String, BodyId> = world
+    let by_slot: HashMap<(u32, u32), BodyId> = world
         .bodies()
-        .filter_map(|(id, b)| b.name().map(|n| (n.to_string(), id)))
+        .map(|(id, _)| ((id.index(), id.generation()), id))
         .collect();
-    let bodies = names
+    let bodies = listed
         .into_iter()
-        .map(|n| by_name.get(&n).map(|id| (*id, n)))
+        .map(|(n, slot, generation)| by_slot.get(&(slot, generation)).map(|id| (*id, n)))
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| bad("a body named in it is not in its world"))?;
+        .ok_or_else(|| bad("a body listed in it is not in its world"))?;
     Ok(PyWorld::new(LoadedScene {
         world,
         bodies,
@@ -893,6 +946,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_scene_file, m)?)?;
     m.add_function(wrap_pyfunction!(_demo_scene_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_builtin, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(ensemble::_ensemble, m)?)?;
     m.add_function(wrap_pyfunction!(ensemble::_ensemble_scenes, m)?)?;

@@ -58,6 +58,7 @@ __all__ = [
     "SimulationError",
     "World",
     "ensemble",
+    "builtin_scene",
     "demo_scene",
     "load_scene",
 ]
@@ -90,6 +91,15 @@ def demo_scene() -> Dict[str, Any]:
     1 cm walls, a spinning bar on a ramp, a thrown box, a ball off a ledge; 180 steps at 60 Hz)
     as a scene dict, to load, vary or run as an ensemble."""
     return json.loads(_native._demo_scene_json())
+
+
+def builtin_scene(name: str, count: int = 10, speed: float = 10.0) -> "World":
+    """One of the engine's benchmark scenes as a world (the ones ``docs/benchmarks.md``
+    measures): ``"pyramid"`` (``count`` rows), ``"tall_stack"``, ``"falling_mixed"`` (``count``
+    mixed shapes dropped on a floor), ``"hanging_chains"`` (``count`` chains of 10 links),
+    ``"bullet_rain"`` and ``"newtons_cradle"`` (``count`` bodies at ``speed`` m/s),
+    ``"bouncing_ball"`` (at ``speed`` m/s). Bodies are numbered in creation order."""
+    return World(_native._builtin(name, count, speed))
 
 
 def new_world(gravity=(0.0, -9.81), dt: float = 1.0 / 60.0) -> "World":
