@@ -634,3 +634,55 @@ fn a_bad_character_is_refused_naming_its_field() {
     let e = error_of(&with(r#"{"position": [0, 3], "speed": 2}"#)).to_string();
     assert!(e.contains("speed"), "{e}");
 }
+
+/// A scene with a character, saved mid-run (the world's snapshot and the character's state) and
+/// restored, continues bit for bit: the character's body and its own state (pose, velocity,
+/// ground, the script's jumps taken) come back. A state that does not fit the world is refused.
+#[test]
+fn a_character_scene_saved_mid_run_continues_bit_for_bit() {
+    use sweep2d::analysis::scene::{LoadedScene, SceneCharacter};
+    use sweep2d::World;
+    let file = SceneFile::read(std::path::Path::new("scenes/character.json")).unwrap();
+    let mut scene = file.build().unwrap();
+    for _ in 0..75 {
+        scene.step(None).unwrap();
+    }
+    let state = scene.character.as_ref().unwrap().state();
+    let world = World::restore(&scene.world.snapshot()).unwrap();
+    let character = SceneCharacter::from_state(&state, &world).unwrap();
+    let mut copy = LoadedScene {
+        bodies: world
+            .bodies()
+            .map(|(id, b)| (id, b.name().unwrap_or("").to_string()))
+            .collect(),
+        world,
+        steps: 0,
+        character: Some(character),
+    };
+    let body = scene.character.as_ref().unwrap().body;
+    let start = scene.world.body(body).unwrap().transform().translation;
+    for _ in 0..120 {
+        scene.step(None).unwrap();
+        copy.step(None).unwrap();
+        let (a, b) = (&scene.world, &copy.world);
+        for ((_, x), (_, y)) in a.bodies().zip(b.bodies()) {
+            assert_eq!(x.transform(), y.transform());
+            assert_eq!(x.linear_velocity(), y.linear_velocity());
+        }
+    }
+    let end = scene.world.body(body).unwrap().transform().translation;
+    assert!(
+        end.distance(start) > 0.5,
+        "the character moved: {start} → {end}"
+    );
+
+    // A state whose body is not in the world, or with a bad setting, is refused.
+    let mut wrong = state.clone();
+    wrong.body.1 += 1;
+    let e = SceneCharacter::from_state(&wrong, &copy.world).unwrap_err();
+    assert!(e.to_string().contains("not in the world"), "{e}");
+    let mut wrong = state;
+    wrong.mover.skin = -1.0;
+    let e = SceneCharacter::from_state(&wrong, &copy.world).unwrap_err();
+    assert!(e.to_string().contains("skin"), "{e}");
+}

@@ -8,6 +8,7 @@
 //! character, when it has one, comes last). Units are SI, world frame, as in the engine.
 
 mod ensemble;
+mod mover;
 
 use numpy::PyArray1;
 use pyo3::create_exception;
@@ -16,7 +17,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
 use sweep2d::analysis::replay::HtmlReplay;
-use sweep2d::analysis::scene::{BodySpec, JointSpec, LoadedScene, SceneFile};
+use sweep2d::analysis::scene::{
+    BodySpec, CharacterState, JointSpec, LoadedScene, SceneCharacter, SceneFile,
+};
 use sweep2d::analysis::testkit;
 use sweep2d::{BodyId, QueryFilter, Shape, Transform, Vec2, World};
 
@@ -135,21 +138,27 @@ fn load_scene_file(path: std::path::PathBuf) -> PyResult<PyWorld> {
     Ok(PyWorld::new(scene))
 }
 
-/// The pickled form of a world: its bodies in file order as JSON `[[name, slot, generation],
-/// ...]` (a restored world keeps every body's slot and generation), then its snapshot.
+/// What a pickle holds besides the world's snapshot: the bodies in file order (name, slot and
+/// generation: a restored world keeps every body's slot and generation) and the scene's
+/// character, if it has one.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PickleHead {
+    bodies: Vec<(String, u32, u32)>,
+    character: Option<CharacterState>,
+}
+
+/// The pickled form of a world: the length of its [`PickleHead`] (8 bytes, little-endian), the
+/// head as JSON, then the world's snapshot.
 fn pickled(scene: &LoadedScene) -> PyResult<Vec<u8>> {
-    if scene.character.is_some() {
-        return Err(PyValueError::new_err(
-            "a scene with a character cannot be pickled: the character's controller state is \
-             not in the snapshot format",
-        ));
-    }
-    let bodies: Vec<(&str, u32, u32)> = scene
-        .bodies
-        .iter()
-        .map(|(id, n)| (n.as_str(), id.index(), id.generation()))
-        .collect();
-    let head = serde_json::to_string(&bodies).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let head = PickleHead {
+        bodies: scene
+            .bodies
+            .iter()
+            .map(|(id, n)| (n.clone(), id.index(), id.generation()))
+            .collect(),
+        character: scene.character.as_ref().map(SceneCharacter::state),
+    };
+    let head = serde_json::to_string(&head).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut out = (head.len() as u64).to_le_bytes().to_vec();
     out.extend_from_slice(head.as_bytes());
     out.extend_from_slice(&scene.world.snapshot());
@@ -165,28 +174,34 @@ fn _restore(state: &[u8]) -> PyResult<PyWorld> {
         .and_then(|h| h.try_into().ok())
         .ok_or_else(|| bad("too short"))?;
     let len = usize::try_from(u64::from_le_bytes(head)).map_err(|_| bad("bad length"))?;
-    let listed = state
+    let head = state
         .get(8..8usize.saturating_add(len))
         .ok_or_else(|| bad("cut short"))?;
-    let listed: Vec<(String, u32, u32)> = std::str::from_utf8(listed)
+    let head: PickleHead = std::str::from_utf8(head)
         .ok()
         .and_then(|t| serde_json::from_str(t).ok())
-        .ok_or_else(|| bad("the body list"))?;
+        .ok_or_else(|| bad("its head (bodies and character)"))?;
     let world = World::restore(&state[8 + len..]).map_err(|e| bad(&e.to_string()))?;
     let by_slot: HashMap<(u32, u32), BodyId> = world
         .bodies()
         .map(|(id, _)| ((id.index(), id.generation()), id))
         .collect();
-    let bodies = listed
+    let bodies = head
+        .bodies
         .into_iter()
         .map(|(n, slot, generation)| by_slot.get(&(slot, generation)).map(|id| (*id, n)))
         .collect::<Option<Vec<_>>>()
         .ok_or_else(|| bad("a body listed in it is not in its world"))?;
+    let character = head
+        .character
+        .map(|c| SceneCharacter::from_state(&c, &world))
+        .transpose()
+        .map_err(|e| bad(&e.to_string()))?;
     Ok(PyWorld::new(LoadedScene {
         world,
         bodies,
         steps: 0,
-        character: None,
+        character,
     }))
 }
 
@@ -943,6 +958,8 @@ impl PyWorld {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyWorld>()?;
     m.add_class::<Poses>()?;
+    m.add_class::<mover::Mover>()?;
+    m.add_class::<mover::Moved>()?;
     m.add_function(wrap_pyfunction!(load_scene_json, m)?)?;
     m.add_function(wrap_pyfunction!(load_scene_file, m)?)?;
     m.add_function(wrap_pyfunction!(_demo_scene_json, m)?)?;

@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _native
 from ._native import SceneError, SimulationError
+from .character import CharacterMover
 from .ensemble import (
     BODY_FIELDS,
     SCENE_FIELDS,
@@ -43,6 +44,7 @@ from .ensemble import (
 from .ensemble import scene_text as _scene_text
 
 __all__ = [
+    "CharacterMover",
     "BODY_FIELDS",
     "SCENE_FIELDS",
     "Ensemble",

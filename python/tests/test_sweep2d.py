@@ -278,6 +278,20 @@ class Pickling(unittest.TestCase):
         self.assertTrue(np.array_equal(a.velocities, b.velocities))
         self.assertTrue(np.array_equal(a.angles, b.angles))
 
+    def test_a_scene_with_a_character_pickles_and_continues_bit_for_bit(self):
+        w = sweep2d.load_scene(os.path.join(SCENES, "character.json"))
+        for steps in (37, 53):  # walking, then mid-script with jumps behind it
+            w.step(steps)
+            copy = pickle.loads(pickle.dumps(w))
+            self.assertEqual(copy.step_count, w.step_count)
+            a, b = w.run(150), copy.run(150)
+            self.assertEqual(a.names[-1], "player")  # the scene's character
+            self.assertTrue(np.array_equal(a.positions, b.positions))
+            self.assertTrue(np.array_equal(a.velocities, b.velocities))
+            # The character moved over those steps: its state, not only its body, came across.
+            self.assertGreater(np.ptp(a.positions[:, -1, 0]), 0.5)
+            w = copy
+
     def test_garbage_is_refused(self):
         with self.assertRaises(ValueError):
             sweep2d._native._restore(b"not a world")

@@ -27,6 +27,7 @@ use slide::{Mode, Slide};
 /// A character mover: the shape and the settings of a character moved by
 /// [`CharacterMover::move_and_slide`]. It holds no state between calls: the game keeps the
 /// character's [`Transform`] and passes it in. Units: metres and radians, world frame.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, PartialEq)]
 pub struct CharacterMover {
     /// The character's shape, in the frame of the transform given to the calls: a circle, a

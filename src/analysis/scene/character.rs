@@ -188,33 +188,168 @@ impl CharacterSpec {
 
     /// The script's times: finite, not negative, in increasing order; walks within −1 to 1.
     fn check_script(&self) -> Result<(), SceneError> {
-        let mut last = 0.0;
-        for (k, entry) in self.script.iter().enumerate() {
-            if !(entry.time.is_finite() && entry.time >= last) {
-                return Err(self.error(
-                    &format!("script[{k}].time"),
-                    format!(
-                        "{} is not a time ≥ {last} s: give the entries in increasing time order",
-                        crate::math::Num(entry.time)
-                    ),
-                ));
-            }
-            if !(entry.walk.is_finite() && (-1.0..=1.0).contains(&entry.walk)) {
-                return Err(self.error(
-                    &format!("script[{k}].walk"),
-                    format!(
-                        "{} is not a walk input from -1 (left) to 1 (right)",
-                        crate::math::Num(entry.walk)
-                    ),
-                ));
-            }
-            last = entry.time;
-        }
-        Ok(())
+        check_script(&self.script).map_err(|(field, reason)| self.error(&field, reason))
     }
 }
 
+/// A script's entries checked: times finite, not negative, in increasing order; walks within
+/// −1 to 1. The error names the entry's field and says what is wrong.
+fn check_script(script: &[InputSpec]) -> Result<(), (String, String)> {
+    let mut last = 0.0;
+    for (k, entry) in script.iter().enumerate() {
+        if !(entry.time.is_finite() && entry.time >= last) {
+            return Err((
+                format!("script[{k}].time"),
+                format!(
+                    "{} is not a time ≥ {last} s: give the entries in increasing time order",
+                    crate::math::Num(entry.time)
+                ),
+            ));
+        }
+        if !(entry.walk.is_finite() && (-1.0..=1.0).contains(&entry.walk)) {
+            return Err((
+                format!("script[{k}].walk"),
+                format!(
+                    "{} is not a walk input from -1 (left) to 1 (right)",
+                    crate::math::Num(entry.walk)
+                ),
+            ));
+        }
+        last = entry.time;
+    }
+    Ok(())
+}
+
+/// A running scene character's whole state, free of its world's identity (bodies by slot and
+/// generation, which a restored snapshot keeps): saved beside a world's snapshot
+/// ([`SceneCharacter::state`]) and put back against the restored world
+/// ([`SceneCharacter::from_state`]), so a run with a character continues bit for bit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CharacterState {
+    /// The mover and its settings.
+    pub mover: CharacterMover,
+    /// Its kinematic body: slot and generation.
+    pub body: (u32, u32),
+    /// Walking and jumping speeds (m/s).
+    pub walk_speed: Real,
+    /// Jump speed (m/s).
+    pub jump_speed: Real,
+    /// The script.
+    pub script: Vec<InputSpec>,
+    /// Where the mover is (world frame).
+    pub pose: Transform,
+    /// Its velocity (m/s).
+    pub velocity: Vec2,
+    /// What it stands on: the body's slot and generation, the shape's index on it, the normal
+    /// and the point (world frame).
+    pub ground: Option<((u32, u32), u32, Vec2, Vec2)>,
+    /// The script entry whose jump was last taken.
+    pub jumped: Option<usize>,
+}
+
 impl SceneCharacter {
+    /// The character's whole state, to save beside its world's snapshot.
+    #[must_use]
+    pub fn state(&self) -> CharacterState {
+        let slot = |id: BodyId| (id.index(), id.generation());
+        CharacterState {
+            mover: self.mover.clone(),
+            body: slot(self.body),
+            walk_speed: self.walk_speed,
+            jump_speed: self.jump_speed,
+            script: self.script.clone(),
+            pose: self.pose,
+            velocity: self.velocity,
+            ground: self
+                .ground
+                .map(|g| (slot(g.body), g.shape.index(), g.normal, g.point)),
+            jumped: self.jumped,
+        }
+    }
+
+    /// The character of `state` in `world` (the world restored from the snapshot saved with it).
+    ///
+    /// # Errors
+    /// [`SceneError::Field`] (field `character...`) if the state does not fit the world (its
+    /// body missing or not kinematic, its ground's shape missing) or holds a setting, speed,
+    /// pose or script entry out of range.
+    pub fn from_state(state: &CharacterState, world: &World) -> Result<Self, SceneError> {
+        let error = |field: &str, reason: String| SceneError::Field {
+            field: format!("character.{field}"),
+            reason,
+            location: None,
+        };
+        let find = |(index, generation): (u32, u32)| {
+            world
+                .bodies()
+                .find(|(id, _)| id.index() == index && id.generation() == generation)
+                .map(|(id, b)| (id, b))
+        };
+        state
+            .mover
+            .validate()
+            .map_err(|e| error("mover", e.to_string()))?;
+        check_script(&state.script).map_err(|(field, reason)| error(&field, reason))?;
+        let (body, b) =
+            find(state.body).ok_or_else(|| error("body", "its body is not in the world".into()))?;
+        if b.kind() != BodyKind::Kinematic {
+            return Err(error("body", "its body is not kinematic".into()));
+        }
+        let speeds = [state.walk_speed, state.jump_speed];
+        if speeds
+            .iter()
+            .any(|v| !(v.is_finite() && (0.0..=MAX_CHARACTER_SPEED).contains(v)))
+        {
+            return Err(error(
+                "walk_speed",
+                "a speed is outside 0 to 1e3 m/s".into(),
+            ));
+        }
+        let pose_ok = state.pose.translation.is_finite()
+            && (state.pose.rotation.cos.hypot(state.pose.rotation.sin) - 1.0).abs()
+                <= crate::constants::ROTATION_TOLERANCE;
+        if !pose_ok || !state.velocity.is_finite() {
+            return Err(error("pose", "its pose or velocity is not finite".into()));
+        }
+        if state.jumped.is_some_and(|k| k >= state.script.len()) {
+            return Err(error("jumped", "it names no script entry".into()));
+        }
+        let ground = match state.ground {
+            None => None,
+            Some((slot, shape, normal, point)) => {
+                let (gb, _) = find(slot)
+                    .ok_or_else(|| error("ground", "its ground body is not in the world".into()))?;
+                let shape = world
+                    .shape_ids(gb)
+                    .into_iter()
+                    .find(|s| s.index() == shape)
+                    .ok_or_else(|| {
+                        error("ground", "its ground shape is not in the world".into())
+                    })?;
+                if !(normal.is_finite() && point.is_finite()) {
+                    return Err(error("ground", "its normal or point is not finite".into()));
+                }
+                Some(GroundContact {
+                    body: gb,
+                    shape,
+                    normal,
+                    point,
+                })
+            }
+        };
+        Ok(Self {
+            mover: state.mover.clone(),
+            body,
+            walk_speed: state.walk_speed,
+            jump_speed: state.jump_speed,
+            script: state.script.clone(),
+            pose: state.pose,
+            velocity: state.velocity,
+            ground,
+            jumped: state.jumped,
+        })
+    }
+
     /// The script's input at simulated time `time` (seconds): the walk of the last entry at or
     /// before it, and its jump if that entry's jump has not been taken.
     #[must_use]

@@ -36,7 +36,7 @@ mod demo;
 mod joints;
 mod messages;
 
-pub use character::{CharacterInput, CharacterSpec, InputSpec, SceneCharacter};
+pub use character::{CharacterInput, CharacterSpec, CharacterState, InputSpec, SceneCharacter};
 pub use demo::demo;
 use joints::find_body;
 pub use joints::{BodyRef, JointSpec, MotorSpec, SpringSpec};
