@@ -283,7 +283,6 @@ impl SceneCharacter {
             world
                 .bodies()
                 .find(|(id, _)| id.index() == index && id.generation() == generation)
-                .map(|(id, b)| (id, b))
         };
         state
             .mover
