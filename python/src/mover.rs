@@ -118,7 +118,6 @@ impl Mover {
     #[pyo3(signature = (world, position, desired, angle = 0.0, exclude = None, accept = None))]
     fn move_and_slide(
         &self,
-        py: Python<'_>,
         world: &PyWorld,
         position: (f64, f64),
         desired: (f64, f64),
@@ -141,7 +140,8 @@ impl Mover {
                     if failure.is_some() {
                         return true;
                     }
-                    let answer = collision(py, c, &index).and_then(|d| f.call1((d,))?.is_truthy());
+                    let answer =
+                        collision(f.py(), c, &index).and_then(|d| f.call1((d,))?.is_truthy());
                     answer.unwrap_or_else(|e| {
                         failure = Some(e);
                         true
