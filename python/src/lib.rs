@@ -493,6 +493,25 @@ impl PyWorld {
         self.lock().steps
     }
 
+    /// The world's settings (`WorldConfig`, see `docs/simulation.md`) as JSON text: gravity
+    /// (m/s²), `dt` (s), substeps, the continuous pass, contact and joint softness, restitution
+    /// threshold (m/s), mixing rules, sleeping.
+    fn _config(&self) -> PyResult<String> {
+        serde_json::to_string(self.lock().world.config())
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// Replaces the world's settings with `text` (JSON of every field, as `_config` gives
+    /// them). Raises `ValueError` naming a field the engine refuses; nothing changes then.
+    fn _set_config(&self, text: &str) -> PyResult<()> {
+        let config: sweep2d::WorldConfig = serde_json::from_str(text)
+            .map_err(|e| PyValueError::new_err(format!("world settings: {e}")))?;
+        self.lock()
+            .world
+            .set_config(config)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
     /// Total kinetic energy (J).
     fn kinetic_energy(&self) -> f64 {
         self.lock().world.kinetic_energy()

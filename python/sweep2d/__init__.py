@@ -252,6 +252,29 @@ class World:
     def __repr__(self) -> str:
         return repr(self._w)
 
+    @property
+    def config(self) -> Dict[str, Any]:
+        """The world's settings as a dict (a copy): ``gravity`` (m/s²), ``dt`` (s),
+        ``substeps``, ``continuous`` (the continuous pass on or off), ``max_impacts_per_step``,
+        contact softness (``contact_hertz``, ``contact_damping_ratio``,
+        ``contact_push_velocity`` m/s), ``restitution_threshold`` (m/s), ``friction_mixing``
+        and ``restitution_mixing``, joint softness, sleeping (``sleep``, ``time_to_sleep`` s,
+        tolerances). See ``docs/simulation.md``."""
+        return json.loads(self._w._config())
+
+    def configure(self, **settings) -> None:
+        """Changes world settings by name (the keys of ``config``), checked together: raises
+        ``ValueError`` naming the field for a refused value or an unknown name, and changes
+        nothing then. ``w.configure(substeps=8, sleep=False)``."""
+        current = self.config
+        unknown = set(settings) - set(current)
+        if unknown:
+            raise ValueError(
+                f"unknown world setting(s) {sorted(unknown)}; the settings are {sorted(current)}"
+            )
+        current.update({k: list(v) if k == "gravity" else v for k, v in settings.items()})
+        self._w._set_config(_json(current, "settings"))
+
     def add_body(self, body: Dict[str, Any]) -> int:
         """Adds a body written as a scene file writes one (``{"kind": "dynamic", "position": [x,
         y], "shape": {"type": "circle", "radius": 0.5}, ...}``, see ``docs/scenes.md``) and

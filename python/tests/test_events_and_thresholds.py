@@ -78,3 +78,24 @@ class Events(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Settings(unittest.TestCase):
+    def test_world_settings_are_read_changed_and_checked(self):
+        w = sweep2d.new_world()
+        ball = w.add_body({"kind": "dynamic", "position": [0, 10],
+                           "shape": {"type": "circle", "radius": 0.1}})
+        self.assertEqual(w.config["substeps"], 4)
+        w.configure(gravity=(0.0, -1.62), substeps=8)
+        self.assertEqual(w.config["gravity"], [0.0, -1.62])
+        w.step(60)
+        # Semi-implicit Euler over 480 substeps of h = 1/480 s under 1.62 m/s²: v = -1.62,
+        # y = 10 - 1.62·h²·(1 + 2 + ... + 480).
+        h = 1.0 / 480.0
+        self.assertAlmostEqual(w.velocity(ball)[1], -1.62, delta=1e-12)
+        self.assertAlmostEqual(w.position(ball)[1], 10 - 1.62 * h * h * 480 * 481 / 2, delta=1e-9)
+        before = w.config
+        for bad in ({"dt": -1.0}, {"substeps": 0}, {"friction_mixing": "Bogus"}, {"gravty": (0, 0)}):
+            with self.assertRaises(ValueError):
+                w.configure(**bad)
+            self.assertEqual(w.config, before, bad)
