@@ -16,6 +16,7 @@ use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::collections::HashMap;
+use sweep2d::analysis::record::EventRecord;
 use sweep2d::analysis::replay::HtmlReplay;
 use sweep2d::analysis::scene::{
     BodySpec, CharacterState, JointSpec, LoadedScene, SceneCharacter, SceneFile,
@@ -368,6 +369,8 @@ struct Frames {
     /// Impact columns: step, fraction of the step, time, body a, body b, point x, y, normal x,
     /// y, speed, impulse.
     impacts: [Vec<f64>; 11],
+    /// Every event of the run, as `events.csv` has them.
+    events: Vec<EventRecord>,
 }
 
 impl Frames {
@@ -414,6 +417,50 @@ impl Frames {
             }
         }
     }
+}
+
+/// An event field's column name and how to read it.
+type EventColumn = (&'static str, fn(&EventRecord) -> f64);
+
+/// A run's events as columns (bodies by their scene index, -1 for none): `step`, `time`,
+/// `kind`, `body_a`, `body_b`, `fraction`, `nx`, `ny`, `x`, `y`, `speed`, `impulse`.
+fn event_columns<'py>(
+    py: Python<'py>,
+    scene: &LoadedScene,
+    events: &[EventRecord],
+) -> PyResult<Bound<'py, PyDict>> {
+    let by_name: HashMap<&str, i64> = scene
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(i, (_, n))| (n.as_str(), i as i64))
+        .collect();
+    let body = |n: &str| by_name.get(n).copied().unwrap_or(-1);
+    let d = PyDict::new(py);
+    let ints: [(&str, Vec<i64>); 3] = [
+        ("step", events.iter().map(|e| e.step as i64).collect()),
+        ("body_a", events.iter().map(|e| body(&e.body_a)).collect()),
+        ("body_b", events.iter().map(|e| body(&e.body_b)).collect()),
+    ];
+    for (name, column) in ints {
+        d.set_item(name, PyArray1::from_vec(py, column))?;
+    }
+    let floats: [EventColumn; 8] = [
+        ("time", |e| e.time),
+        ("fraction", |e| e.fraction),
+        ("nx", |e| e.normal[0]),
+        ("ny", |e| e.normal[1]),
+        ("x", |e| e.point[0]),
+        ("y", |e| e.point[1]),
+        ("speed", |e| e.relative_speed),
+        ("impulse", |e| e.impulse),
+    ];
+    for (name, f) in floats {
+        d.set_item(name, PyArray1::from_vec(py, events.iter().map(f).collect()))?;
+    }
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+    d.set_item("kind", kinds)?;
+    Ok(d)
 }
 
 #[pymethods]
@@ -571,6 +618,7 @@ impl PyWorld {
             velocities: Vec::new(),
             angular_velocities: Vec::new(),
             impacts: Default::default(),
+            events: Vec::new(),
         };
         let outcome = py.detach(|| {
             frames.record(scene);
@@ -587,6 +635,9 @@ impl PyWorld {
             for k in 1..=steps {
                 scene.step(None).map_err(|e| e.to_string())?;
                 frames.impacts(scene, &index);
+                frames
+                    .events
+                    .extend(sweep2d::analysis::record::events_of(&scene.world));
                 replay.record(&scene.world).map_err(io)?;
                 if k % record_every == 0 {
                     frames.record(scene);
@@ -614,6 +665,7 @@ impl PyWorld {
             impacts.set_item(name, PyArray1::from_vec(py, column))?;
         }
         d.set_item("impacts", impacts)?;
+        d.set_item("events", event_columns(py, scene, &frames.events)?)?;
         d.set_item("html", html)?;
         let names: Vec<String> = scene.bodies.iter().map(|(_, n)| n.clone()).collect();
         d.set_item("names", names)?;

@@ -65,6 +65,13 @@ __all__ = [
     "load_scene",
 ]
 
+_EVENT_FIELDS = [
+    "step", "time", "kind", "body_a", "body_b", "fraction", "nx", "ny", "x", "y", "speed",
+    "impulse",
+]
+_EVENT_TYPES = dict({f: "f8" for f in _EVENT_FIELDS}, step="i8", body_a="i8", body_b="i8",
+                    kind="U13")
+
 _IMPACT_FIELDS = [
     "step", "fraction", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed", "impulse",
 ]
@@ -119,7 +126,11 @@ class Recording:
     ``names`` and ``ids`` of the N bodies; ``impacts``, a structured array of every impact of the
     continuous pass during the run (step, its fraction of the step, time in seconds, the two
     bodies' ids, the point and the normal from A to B, the closing speed in m/s and the impulse in
-    N·s).
+    N·s); ``events``, a structured array of every event in time order, as ``events.csv`` has
+    them: ``kind`` (``contact_begin``, ``contact_end``, ``impact``, ``held``, ``sensor_begin``,
+    ``sensor_end``, ``sleep``, ``wake``), step, time, the bodies' ids (-1 for none; a sensor
+    event's A is the sensor), fraction, normal, point, speed and impulse (0 where they do not
+    apply).
     """
 
     time: np.ndarray
@@ -130,6 +141,7 @@ class Recording:
     names: List[str]
     ids: List[int]
     impacts: np.ndarray
+    events: np.ndarray = None
     outlines: list = None
     html: str = ""
 
@@ -316,6 +328,13 @@ class World:
         )
         for f in _IMPACT_FIELDS:
             impacts[f] = columns[f]
+        raw_events = raw["events"]
+        events = np.zeros(
+            len(raw_events["time"]),
+            dtype=[(f, _EVENT_TYPES[f]) for f in _EVENT_FIELDS],
+        )
+        for f in _EVENT_FIELDS:
+            events[f] = raw_events[f]
         return Recording(
             time=np.asarray(raw["time"]),
             positions=np.asarray(raw["positions"]).reshape(t, n, 2),
@@ -325,6 +344,7 @@ class World:
             names=names,
             ids=list(range(n)),
             impacts=impacts,
+            events=events,
             outlines=self._w._outlines(),
             html=raw["html"],
         )

@@ -93,7 +93,9 @@ pub enum EventKind {
 }
 
 impl EventKind {
-    fn as_str(self) -> &'static str {
+    /// The kind's name in `events.csv` (`contact_begin`, `impact`, `wake`, ...).
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
         match self {
             EventKind::ContactBegin => "contact_begin",
             EventKind::ContactEnd => "contact_end",
@@ -235,8 +237,10 @@ impl Recorder {
     }
 }
 
-/// The events of the last step (or `advance`) as records, in time order.
-fn events_of(world: &World) -> Vec<EventRecord> {
+/// The events of the world's last step (or `advance`) as records, in time order: the rows
+/// `events.csv` gets for that step.
+#[must_use]
+pub fn events_of(world: &World) -> Vec<EventRecord> {
     {
         let name = |id: BodyId| body_name(world, id);
         let events = world.events();
