@@ -686,3 +686,50 @@ fn a_character_scene_saved_mid_run_continues_bit_for_bit() {
     let e = SceneCharacter::from_state(&wrong, &copy.world).unwrap_err();
     assert!(e.to_string().contains("skin"), "{e}");
 }
+
+/// The motor and mouse joints in a scene file: a mouse joint pulls its body to the target, a
+/// motor joint holds its body at the offset from the other; bad ones name the joint's field.
+#[test]
+fn motor_and_mouse_joints_load_and_act() {
+    let text = r#"{"gravity": [0, 0], "bodies": [
+        {"name": "anchor", "kind": "static", "position": [0, 0], "shape": {"type": "circle", "radius": 0.1}},
+        {"name": "follower", "kind": "dynamic", "position": [3, 0], "shape": {"type": "circle", "radius": 0.2}},
+        {"name": "grabbed", "kind": "dynamic", "position": [-3, 0], "shape": {"type": "circle", "radius": 0.2}}],
+      "joints": [
+        {"type": "motor", "body_a": "anchor", "body_b": "follower", "linear_offset": [1, 2],
+         "max_force": 1000, "max_torque": 100},
+        {"type": "mouse", "body": "grabbed", "anchor": [-3, 0], "target": [-3, 4], "max_force": 1000,
+         "spring": {"hertz": 4, "damping_ratio": 1}}]}"#;
+    let mut scene = SceneFile::from_json(text).unwrap().build().unwrap();
+    assert_eq!(scene.world.joint_count(), 2);
+    for _ in 0..600 {
+        scene.step(None).unwrap();
+    }
+    let at = |k: usize| {
+        scene
+            .world
+            .body(scene.bodies[k].0)
+            .unwrap()
+            .transform()
+            .translation
+    };
+    assert!(at(1).distance(Vec2::new(1.0, 2.0)) < 1e-3, "{}", at(1));
+    assert!(at(2).distance(Vec2::new(-3.0, 4.0)) < 1e-3, "{}", at(2));
+    let bad = text.replace(
+        r#""max_force": 1000, "max_torque""#,
+        r#""max_force": -1, "max_torque""#,
+    );
+    let e = SceneFile::from_json(&bad)
+        .unwrap()
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("joints[0]") && e.contains("max_force"), "{e}");
+    let bad = text.replace(r#""body": "grabbed""#, r#""body": "nobody""#);
+    let e = SceneFile::from_json(&bad)
+        .unwrap()
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("joints[1].body"), "{e}");
+}

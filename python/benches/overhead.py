@@ -9,7 +9,7 @@
    replay) against ``step(600)`` alone. Target: under 2x.
 3. An ensemble of 1,000 demo runs of 180 steps on 2 threads against 1. Target: at most 0.55x.
 
-Rounds are interleaved (A, B, A, B, ...) and medians reported, so a noisy neighbour on a shared
+Rounds are interleaved (A, B, B, A, ...) and medians reported, so a noisy neighbour on a shared
 machine hits both sides alike. Prints a table; numbers are wall-clock seconds.
 """
 
@@ -28,10 +28,15 @@ def timed(f):
 
 
 def median_pair(rounds, a, b):
+    """Medians of ``rounds`` timings of each, interleaved and alternating which goes first."""
     ta, tb = [], []
-    for _ in range(rounds):
-        ta.append(a())
-        tb.append(b())
+    for k in range(rounds):
+        if k % 2:
+            tb.append(b())
+            ta.append(a())
+        else:
+            ta.append(a())
+            tb.append(b())
     return statistics.median(ta), statistics.median(tb)
 
 
@@ -80,7 +85,7 @@ def ensemble_scaling(rounds, n=1000, steps=180):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=9)
     args = parser.parse_args()
     rows = []
     r, p = step_overhead(args.rounds)

@@ -95,7 +95,9 @@ fn run(mut scene: LoadedScene, steps: u64, out: &Outputs<'_>) -> RunOutcome {
 }
 
 /// Runs `n` runs on `threads` threads (0: every core), run `k` built by `build(k)`, with the
-/// interpreter's lock released; run `k`'s outcome lands in slot `k` whatever the thread count.
+/// interpreter's lock released. Threads take the next run from a shared counter as they finish
+/// one (runs differ in cost, so a fixed split would leave a thread idle), and run `k`'s outcome
+/// lands in slot `k` whatever the thread count or timing.
 fn run_all(
     py: Python<'_>,
     n: usize,
@@ -104,28 +106,42 @@ fn run_all(
     out: &Outputs<'_>,
     build: &(dyn Fn(usize) -> Result<LoadedScene, String> + Sync),
 ) -> Vec<RunOutcome> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |c| c.get())
     } else {
         threads
     }
     .clamp(1, n.max(1));
-    let per_thread = n.div_ceil(threads).max(1);
+    let next = AtomicUsize::new(0);
     py.detach(|| {
         let mut slots: Vec<Option<RunOutcome>> = vec![None; n];
-        std::thread::scope(|s| {
-            for (t, chunk) in slots.chunks_mut(per_thread).enumerate() {
-                s.spawn(move || {
-                    for (k, slot) in chunk.iter_mut().enumerate() {
-                        let index = t * per_thread + k;
-                        *slot = Some(build(index).and_then(|scene| run(scene, steps, out)));
-                    }
-                });
-            }
+        let done: Vec<Vec<(usize, RunOutcome)>> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut mine = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, Ordering::Relaxed);
+                            if k >= n {
+                                break mine;
+                            }
+                            mine.push((k, build(k).and_then(|scene| run(scene, steps, out))));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| w.join().unwrap_or_default())
+                .collect()
         });
+        for (k, outcome) in done.into_iter().flatten() {
+            slots[k] = Some(outcome);
+        }
         slots
             .into_iter()
-            .map(|s| s.unwrap_or_else(|| Err("not run".into())))
+            .map(|s| s.unwrap_or_else(|| Err("not run (its thread stopped)".into())))
             .collect()
     })
 }

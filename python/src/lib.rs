@@ -754,6 +754,124 @@ impl PyWorld {
         self.with_id(id, |w, b| w.apply_impulse(b, j, at_point(w, b, point)))
     }
 
+    /// Applies a torque (N·m) for the next step.
+    fn apply_torque(&self, id: usize, torque: f64) -> PyResult<()> {
+        self.with_id(id, |w, b| w.apply_torque(b, torque))
+    }
+
+    /// Drives kinematic body `id` to `position` (m) and `angle` (rad) by the end of the next
+    /// step, with the velocity that takes it there (what it pushes sees that velocity).
+    #[pyo3(signature = (id, position, angle = 0.0))]
+    fn set_kinematic_target(&self, id: usize, position: (f64, f64), angle: f64) -> PyResult<()> {
+        let target = pose(position, angle)?;
+        self.with_id(id, |w, b| w.set_kinematic_target(b, target))
+    }
+
+    /// Puts body `id`'s whole island to sleep now.
+    fn put_to_sleep(&self, id: usize) -> PyResult<()> {
+        self.with_id(id, |w, b| w.put_to_sleep(b))
+    }
+
+    /// Wakes body `id` (and, at the end of the next step, its island).
+    fn wake(&self, id: usize) -> PyResult<()> {
+        self.with_id(id, |w, b| w.wake(b))
+    }
+
+    /// Whether body `id` is awake.
+    fn is_awake(&self, id: usize) -> PyResult<bool> {
+        with_body(&self.lock(), id, |b| b.is_awake())
+    }
+
+    /// Lets body `id` sleep (the default) or keeps it awake.
+    fn set_allow_sleep(&self, id: usize, allow: bool) -> PyResult<()> {
+        self.with_id(id, |w, b| w.set_allow_sleep(b, allow))
+    }
+
+    /// Sets the collision filter of every shape of body `id` (`category` and `mask` bits,
+    /// `group`: shapes of one positive group always collide, of one negative group never).
+    #[pyo3(signature = (id, category = 1, mask = u64::MAX, group = 0))]
+    fn set_filter(&self, id: usize, category: u64, mask: u64, group: i32) -> PyResult<()> {
+        let filter = sweep2d::Filter {
+            category,
+            mask,
+            group,
+        };
+        self.with_id(id, |w, b| {
+            w.shape_ids(b)
+                .into_iter()
+                .try_for_each(|s| w.set_filter(s, filter))
+        })
+    }
+
+    /// Sets the friction (≥ 0) and restitution (≥ 0) of every shape of body `id`.
+    fn set_material(&self, id: usize, friction: f64, restitution: f64) -> PyResult<()> {
+        self.with_id(id, |w, b| {
+            // One check for all (the same values), so a refused call changes nothing.
+            w.shape_ids(b)
+                .into_iter()
+                .try_for_each(|s| w.set_shape_material(s, friction, restitution))
+        })
+    }
+
+    /// Sets joint `joint`'s motor speed (rad/s for revolute, m/s for prismatic and wheel; the
+    /// motor must be enabled in its definition).
+    fn set_motor_speed(&self, joint: usize, speed: f64) -> PyResult<()> {
+        let mut scene = self.lock();
+        let id = joint_id(&scene.world, joint)?;
+        scene
+            .world
+            .set_motor_speed(id, speed)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// Moves mouse joint `joint`'s target to `target` (m, world).
+    fn set_joint_target(&self, joint: usize, target: (f64, f64)) -> PyResult<()> {
+        let mut scene = self.lock();
+        let id = joint_id(&scene.world, joint)?;
+        scene
+            .world
+            .set_joint_target(id, Vec2::new(target.0, target.1))
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// An explosion at `position` (m): bodies within `radius` (m) get an impulse of
+    /// `impulse_per_length` (N·s per metre of their outline facing it), fading to 0 over
+    /// `falloff` metres past the radius (Box2D's rule, `docs/bodies.md`). Returns the ids pushed.
+    #[pyo3(signature = (position, radius, impulse_per_length, falloff = 0.0))]
+    fn explode(
+        &self,
+        position: (f64, f64),
+        radius: f64,
+        impulse_per_length: f64,
+        falloff: f64,
+    ) -> PyResult<Vec<usize>> {
+        let mut scene = self.lock();
+        let def = sweep2d::world::ExplosionDef {
+            position: Vec2::new(position.0, position.1),
+            radius,
+            falloff,
+            impulse_per_length,
+            filter: QueryFilter::default(),
+        };
+        let pushed = scene
+            .world
+            .explode(&def)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let index = index_of(&scene);
+        let mut ids: Vec<usize> = pushed
+            .iter()
+            .filter_map(|b| index.get(b).copied())
+            .collect();
+        ids.sort_unstable();
+        Ok(ids)
+    }
+
+    /// Total linear momentum of the dynamic bodies (kg·m/s).
+    fn linear_momentum(&self) -> (f64, f64) {
+        let p = self.lock().world.linear_momentum();
+        (p.x, p.y)
+    }
+
     /// Applies a force (N, world) for the next step at a world point (metres; the centre of
     /// mass by default).
     #[pyo3(signature = (id, force, point = None))]

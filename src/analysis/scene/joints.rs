@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::SceneError;
 use crate::dynamics::{
-    BodyId, DistanceJointDef, JointDef, PrismaticJointDef, RevoluteJointDef, WeldJointDef,
-    WheelJointDef,
+    BodyId, DistanceJointDef, JointDef, MotorJointDef, MouseJointDef, PrismaticJointDef,
+    RevoluteJointDef, WeldJointDef, WheelJointDef,
 };
 use crate::math::{Real, Vec2};
 
@@ -165,6 +165,46 @@ pub enum JointSpec {
         #[serde(default)]
         collide_connected: bool,
     },
+    /// A motor joint driving `body_b` toward an offset from `body_a` (a top-down character, a
+    /// follower), with at most `max_force` (N) and `max_torque` (N·m).
+    Motor {
+        /// The reference body.
+        body_a: BodyRef,
+        /// The driven body.
+        body_b: BodyRef,
+        /// B's origin in A's frame (m; default: where it is when added).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        linear_offset: Option<[Real; 2]>,
+        /// B's angle minus A's (rad; default: as when added).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        angular_offset: Option<Real>,
+        /// Most force (N).
+        max_force: Real,
+        /// Most torque (N·m).
+        max_torque: Real,
+        /// How much of the offset error it closes per step, 0 to 1 (default 0.3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        correction_factor: Option<Real>,
+        /// Whether the two bodies collide (default false).
+        #[serde(default)]
+        collide_connected: bool,
+    },
+    /// A mouse joint: `body` grabbed at the world point `anchor` and pulled toward `target`
+    /// (m, world; default the anchor) by a spring of at most `max_force` (N).
+    Mouse {
+        /// The grabbed body.
+        body: BodyRef,
+        /// The grabbed point (m, world).
+        anchor: [Real; 2],
+        /// Where it is pulled (m, world; default the anchor).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<[Real; 2]>,
+        /// Most force (N).
+        max_force: Real,
+        /// Stiffness (Hz, default 5) and damping ratio (default 0.7).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spring: Option<SpringSpec>,
+    },
 }
 
 /// Finds the body a joint names (`joints[k].<which>`): by index in `bodies` or by name.
@@ -311,6 +351,36 @@ impl JointSpec {
                 (d.enable_limit, d.lower_translation, d.upper_translation) = limit(l);
                 (d.enable_motor, d.motor_speed, d.max_motor_torque) = motor(m);
                 d.common.collide_connected = *collide_connected;
+                d.into()
+            }
+            JointSpec::Motor {
+                body_a,
+                body_b,
+                linear_offset,
+                angular_offset,
+                max_force,
+                max_torque,
+                correction_factor,
+                collide_connected,
+            } => {
+                let (a, b) = bodies(body_a, body_b)?;
+                let mut d = MotorJointDef::new(a, b, *max_force, *max_torque);
+                d.linear_offset = linear_offset.map(v);
+                d.angular_offset = *angular_offset;
+                d.correction_factor = correction_factor.unwrap_or(d.correction_factor);
+                d.common.collide_connected = *collide_connected;
+                d.into()
+            }
+            JointSpec::Mouse {
+                body,
+                anchor,
+                target,
+                max_force,
+                spring: s,
+            } => {
+                let mut d = MouseJointDef::new(find("body", body)?, v(*anchor), *max_force);
+                d.target = target.map_or(d.target, v);
+                (_, d.hertz, d.damping_ratio) = spring(s, (true, d.hertz, d.damping_ratio));
                 d.into()
             }
         })
