@@ -1,0 +1,195 @@
+//! `bevy_sweep2d`: the sweep2d engine in Bevy 0.20, in the style of Avian and bevy_rapier.
+//!
+//! A game puts components on entities ([`RigidBody`], [`Collider`], [`LinearVelocity`], ...);
+//! [`SweepPlugin`] keeps one sweep2d [`World`] in the [`Physics`] resource as the single source of
+//! truth. In Bevy's `FixedPostUpdate` it copies what the game added, changed or removed into the
+//! world, takes one step of the fixed timestep (the world's `dt` follows `Time<Fixed>`), and
+//! writes poses, velocities, sleep states and the step's events (as messages carrying entities)
+//! back. In `PostUpdate` it interpolates each body's `Transform` between its last two step poses
+//! for rendering. A `Transform` the game writes itself is a teleport. Setup and the component
+//! table: `docs/bevy.md`.
+//!
+//! ```no_run
+//! use bevy_app::prelude::*;
+//! use bevy_ecs::prelude::*;
+//! use bevy_sweep2d::prelude::*;
+//! use bevy_transform::components::Transform;
+//!
+//! fn setup(mut commands: Commands) -> Result<(), sweep2d::ShapeError> {
+//!     commands.spawn((RigidBody::Static, Collider(Shape::rectangle(0.005, 2.0)?),
+//!                     Transform::from_xyz(5.0, 0.0, 0.0)));
+//!     commands.spawn((RigidBody::Dynamic, Collider(Shape::circle(0.05)?),
+//!                     LinearVelocity(DVec2::new(300.0, 0.0)), Restitution(1.0)));
+//!     Ok(())
+//! }
+//! # fn main() {
+//! App::new()
+//!     .add_plugins((bevy_time::TimePlugin, SweepPlugin::default()))
+//!     .add_systems(Startup, |c: Commands| { let _ = setup(c); })
+//!     .run();
+//! # }
+//! ```
+
+mod components;
+mod messages;
+mod systems;
+
+pub use components::*;
+pub use messages::*;
+
+use bevy_app::prelude::*;
+use bevy_ecs::prelude::*;
+use bevy_math::DVec2;
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use sweep2d::{BodyId, World, WorldConfig};
+
+/// The names a game needs: the plugin, its components, messages and resources, and the engine's
+/// shapes and vectors.
+pub mod prelude {
+    pub use crate::{
+        AngularVelocity, BodySlept, BodyWoke, Collider, CollisionEnded, CollisionLayers,
+        CollisionStarted, Density, ExternalForce, ExternalImpulse, Friction, Gravity, GravityScale,
+        Impact, LinearVelocity, LockedAxes, NoInterpolation, Physics, PhysicsBody, PhysicsError,
+        PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered, SensorExited, Sleeping,
+        SweepPlugin,
+    };
+    pub use bevy_math::DVec2;
+    pub use sweep2d::Shape;
+}
+
+/// Adds the physics: the [`Physics`] and [`Gravity`] resources, the messages, and the systems in
+/// `FixedPostUpdate` ([`PhysicsSet`]) and `PostUpdate` (the game's changes of the frame, then
+/// interpolation).
+#[derive(Clone, Debug, Default)]
+pub struct SweepPlugin {
+    /// The world's settings (its `dt` and `gravity` are then kept equal to Bevy's fixed
+    /// timestep and the [`Gravity`] resource).
+    pub config: WorldConfig,
+}
+
+/// The stages of one physics step in `FixedPostUpdate`, in order: the game's changes go into the
+/// world, the world steps, its results come back. Order game systems against them.
+#[derive(bevy_ecs::schedule::SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhysicsSet {
+    /// Bodies added, removed and changed by the game reach the world.
+    Sync,
+    /// [`ExternalForce`]s are applied and the world takes one step of the fixed timestep.
+    Step,
+    /// Poses, velocities, sleep states and messages come back.
+    Writeback,
+}
+
+/// Gravity (m/s², world frame). Default (0, −9.81).
+#[derive(Resource, Clone, Copy, Debug, PartialEq)]
+pub struct Gravity(pub DVec2);
+
+impl Default for Gravity {
+    fn default() -> Self {
+        Self(DVec2::new(0.0, -9.81))
+    }
+}
+
+/// A component the world refused (a zero density, a non-finite velocity, ...) or a step it could
+/// not take: the entity and the engine's message. The world is left as it was for that call.
+#[derive(Message, Clone, Debug, PartialEq, Eq)]
+pub struct PhysicsError {
+    /// The entity whose component was refused (`None` for a step).
+    pub entity: Option<Entity>,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+/// The sweep2d world and which entity each body belongs to. The world sits behind a mutex
+/// because its scratch caches are not shared between threads; systems with `ResMut<Physics>`
+/// reach it without locking ([`Physics::world_mut`]).
+#[derive(Resource)]
+pub struct Physics {
+    world: Mutex<World>,
+    entities: HashMap<BodyId, Entity>,
+    bodies: HashMap<Entity, BodyId>,
+}
+
+impl Physics {
+    /// An empty world with these settings.
+    #[must_use]
+    pub fn new(config: WorldConfig) -> Self {
+        Self {
+            world: Mutex::new(World::new(config)),
+            entities: HashMap::new(),
+            bodies: HashMap::new(),
+        }
+    }
+
+    /// The world, to call the engine directly (queries, joints, the mover, hooks).
+    pub fn world_mut(&mut self) -> &mut World {
+        self.world.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Reads the world from a shared reference (`Res<Physics>`).
+    pub fn read<R>(&self, f: impl FnOnce(&World) -> R) -> R {
+        f(&self.world.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The entity of a body, if the plugin made it.
+    #[must_use]
+    pub fn entity(&self, body: BodyId) -> Option<Entity> {
+        self.entities.get(&body).copied()
+    }
+
+    /// The body of an entity, if it has one.
+    #[must_use]
+    pub fn body(&self, entity: Entity) -> Option<BodyId> {
+        self.bodies.get(&entity).copied()
+    }
+}
+
+impl Plugin for SweepPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Physics::new(self.config))
+            .insert_resource(Gravity(self.config.gravity))
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
+            .add_message::<Impact>()
+            .add_message::<SensorEntered>()
+            .add_message::<SensorExited>()
+            .add_message::<BodySlept>()
+            .add_message::<BodyWoke>()
+            .add_message::<PhysicsError>()
+            .configure_sets(
+                FixedPostUpdate,
+                (PhysicsSet::Sync, PhysicsSet::Step, PhysicsSet::Writeback).chain(),
+            )
+            .add_systems(
+                FixedPostUpdate,
+                (
+                    (
+                        systems::remove_bodies,
+                        systems::retry_refused,
+                        systems::create_bodies,
+                        systems::sync_changes,
+                    )
+                        .chain()
+                        .in_set(PhysicsSet::Sync),
+                    (systems::apply_forces, systems::step)
+                        .chain()
+                        .in_set(PhysicsSet::Step),
+                    systems::write_back.in_set(PhysicsSet::Writeback),
+                ),
+            )
+            // The same sync at the end of every frame, so what the game did this frame is in
+            // the world even when no fixed step ran (queries see it); it compares with the
+            // world's state, so running twice changes nothing twice.
+            .add_systems(
+                PostUpdate,
+                (
+                    systems::remove_bodies,
+                    systems::retry_refused,
+                    systems::create_bodies,
+                    systems::sync_changes,
+                    systems::interpolate,
+                )
+                    .chain(),
+            );
+    }
+}

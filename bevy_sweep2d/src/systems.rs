@@ -1,0 +1,519 @@
+//! The plugin's systems: the game's components into the world (compared with the world's own
+//! state, so a value the plugin wrote back is never taken for a change), the step, the results
+//! back, and transform interpolation between the last two step poses.
+
+use crate::components::*;
+use crate::messages::*;
+use crate::{Gravity, Physics, PhysicsError};
+use bevy_ecs::hierarchy::Children;
+use bevy_ecs::prelude::*;
+use bevy_math::{DVec2, Quat, Vec3};
+use bevy_time::{Fixed, Time};
+use bevy_transform::components::Transform;
+use sweep2d::{BodyDef, BodyId, ShapeDef, World};
+
+/// A 2D pose from a `Transform`: its x, y (m) and its turn about z (rad).
+pub(crate) fn pose_of(t: &Transform) -> (DVec2, f64) {
+    let q = t.rotation;
+    let angle = 2.0 * f64::from(q.z).atan2(f64::from(q.w));
+    (
+        DVec2::new(f64::from(t.translation.x), f64::from(t.translation.y)),
+        angle,
+    )
+}
+
+/// `t` moved to a 2D pose, keeping its z and scale.
+fn placed(t: &Transform, (p, angle): (DVec2, f64)) -> Transform {
+    Transform {
+        translation: Vec3::new(p.x as f32, p.y as f32, t.translation.z),
+        rotation: Quat::from_rotation_z(angle as f32),
+        scale: t.scale,
+    }
+}
+
+fn engine_pose((p, angle): (DVec2, f64)) -> sweep2d::Transform {
+    sweep2d::Transform::new(p, angle)
+}
+
+/// The body's pose (origin and angle) and velocities now.
+fn body_state(world: &World, id: BodyId) -> Option<((DVec2, f64), DVec2, f64)> {
+    world.body(id).map(|b| {
+        let x = b.transform();
+        (
+            (x.translation, x.angle()),
+            b.linear_velocity(),
+            b.angular_velocity(),
+        )
+    })
+}
+
+/// Removes the bodies of entities that lost their `RigidBody` or were despawned (their joints
+/// go with them).
+pub(crate) fn remove_bodies(
+    mut removed: RemovedComponents<RigidBody>,
+    mut physics: ResMut<Physics>,
+    mut commands: Commands,
+) {
+    for entity in removed.read() {
+        let Some(id) = physics.bodies.remove(&entity) else {
+            continue;
+        };
+        physics.entities.remove(&id);
+        let _ = physics.world_mut().remove_body(id);
+        if let Ok(mut e) = commands.get_entity(entity) {
+            e.try_remove::<(PhysicsBody, StepPoses)>();
+        }
+    }
+}
+
+/// Marks an entity whose body the world refused, so it is not tried again every frame; a change
+/// to its `RigidBody`, `Collider`, `Density`, `LinearVelocity` or `Transform` tries again.
+#[derive(Component)]
+pub(crate) struct Refused;
+
+type RefusedBody<'a> = (
+    Entity,
+    Ref<'a, Refused>,
+    Ref<'a, RigidBody>,
+    Ref<'a, Collider>,
+    Ref<'a, Transform>,
+    Ref<'a, LinearVelocity>,
+    Option<Ref<'a, Density>>,
+);
+
+/// Lets the world try a refused body again once the game changed one of its components.
+pub(crate) fn retry_refused(
+    refused: Query<RefusedBody<'_>>,
+    ticks: bevy_ecs::system::SystemChangeTick,
+    mut commands: Commands,
+) {
+    for (entity, mark, kind, shape, transform, v, density) in &refused {
+        let since = mark.added();
+        let newer = |t: bevy_ecs::change_detection::Tick| t.is_newer_than(since, ticks.this_run());
+        let changed = newer(kind.last_changed())
+            || newer(shape.last_changed())
+            || newer(transform.last_changed())
+            || newer(v.last_changed())
+            || density.is_some_and(|d| newer(d.last_changed()));
+        if changed {
+            commands.entity(entity).remove::<Refused>();
+        }
+    }
+}
+
+/// The materials and filter a body's shapes get from its components.
+struct Material {
+    density: f64,
+    friction: f64,
+    restitution: f64,
+    filter: sweep2d::Filter,
+    sensor: bool,
+}
+
+type NewBody<'a> = (
+    Entity,
+    &'a RigidBody,
+    &'a Collider,
+    &'a Transform,
+    &'a LinearVelocity,
+    &'a AngularVelocity,
+    (
+        Option<&'a Density>,
+        Option<&'a Friction>,
+        Option<&'a Restitution>,
+        Option<&'a CollisionLayers>,
+        Option<&'a Sensor>,
+    ),
+    (
+        Option<&'a GravityScale>,
+        Option<&'a LockedAxes>,
+        Option<&'a Sleeping>,
+        Option<&'a Children>,
+    ),
+);
+
+/// Adds a body for each new `RigidBody` entity with a `Collider`: its pose from `Transform`, its
+/// settings from the other components, and a shape for each child entity with a `Collider`
+/// (placed by the child's `Transform`). A refused body is reported once as a [`PhysicsError`]
+/// and adds nothing.
+pub(crate) fn create_bodies(
+    new: Query<NewBody<'_>, (Without<PhysicsBody>, Without<Refused>)>,
+    child_colliders: Query<(&Collider, &Transform)>,
+    mut physics: ResMut<Physics>,
+    mut errors: MessageWriter<PhysicsError>,
+    mut commands: Commands,
+) {
+    for (entity, kind, collider, transform, v, w, material, (gravity, locks, sleeping, children)) in
+        &new
+    {
+        let (density, friction, restitution, layers, sensor) = material;
+        let m = Material {
+            density: density.copied().unwrap_or_default().0,
+            friction: friction.copied().unwrap_or_default().0,
+            restitution: restitution.copied().unwrap_or_default().0,
+            filter: layers.copied().unwrap_or_default().filter(),
+            sensor: sensor.is_some(),
+        };
+        let locks = locks.copied().unwrap_or_default();
+        let pose = pose_of(transform);
+        let def = BodyDef {
+            kind: kind.kind(),
+            shape: collider.0.clone(),
+            transform: engine_pose(pose),
+            linear_velocity: v.0,
+            angular_velocity: w.0,
+            density: m.density,
+            restitution: m.restitution,
+            friction: m.friction,
+            filter: m.filter,
+            sensor: m.sensor,
+            gravity_scale: gravity.copied().unwrap_or_default().0,
+            fixed_rotation: locks.rotation,
+            lock_x: locks.translation_x,
+            lock_y: locks.translation_y,
+            awake: sleeping.is_none(),
+            user_tag: Some(entity.to_bits()),
+            ..BodyDef::default()
+        };
+        let world = physics.world_mut();
+        let id = match world.add_body(def) {
+            Ok(id) => id,
+            Err(e) => {
+                errors.write(PhysicsError {
+                    entity: Some(entity),
+                    message: e.to_string(),
+                });
+                commands.entity(entity).insert(Refused);
+                continue;
+            }
+        };
+        for child in children.into_iter().flatten() {
+            let Ok((shape, offset)) = child_colliders.get(*child) else {
+                continue;
+            };
+            let extra = ShapeDef {
+                shape: shape.0.clone(),
+                offset: engine_pose(pose_of(offset)),
+                density: m.density,
+                friction: m.friction,
+                restitution: m.restitution,
+                filter: m.filter,
+                sensor: m.sensor,
+            };
+            if let Err(e) = world.add_shape(id, extra) {
+                errors.write(PhysicsError {
+                    entity: Some(*child),
+                    message: e.to_string(),
+                });
+            }
+        }
+        let (pose, _, _) = body_state(world, id).unwrap_or((pose, v.0, w.0));
+        physics.entities.insert(id, entity);
+        physics.bodies.insert(entity, id);
+        commands.entity(entity).remove::<Refused>().insert((
+            PhysicsBody(id),
+            StepPoses {
+                previous: pose,
+                current: pose,
+                written: *transform,
+            },
+        ));
+    }
+}
+
+type Synced<'a> = (
+    Entity,
+    &'a PhysicsBody,
+    Ref<'a, RigidBody>,
+    &'a Transform,
+    &'a mut StepPoses,
+    &'a LinearVelocity,
+    &'a AngularVelocity,
+    (
+        Option<Ref<'a, Friction>>,
+        Option<Ref<'a, Restitution>>,
+        Option<Ref<'a, CollisionLayers>>,
+        Option<Ref<'a, GravityScale>>,
+        Option<Ref<'a, LockedAxes>>,
+    ),
+    (Option<&'a mut ExternalImpulse>, Has<Sleeping>),
+);
+
+/// Copies what the game changed into the world: a `Transform` other than the one the plugin
+/// wrote (a teleport), velocities other than the body's, the kind, materials, layers, gravity
+/// scale, locks and sleep; applies impulses (once: it zeroes them). A refused value is a
+/// [`PhysicsError`] and changes nothing.
+pub(crate) fn sync_changes(
+    mut bodies: Query<Synced<'_>>,
+    gravity: Res<Gravity>,
+    mut physics: ResMut<Physics>,
+    mut errors: MessageWriter<PhysicsError>,
+) {
+    let world = physics.world_mut();
+    if world.config().gravity != gravity.0 {
+        let config = sweep2d::WorldConfig {
+            gravity: gravity.0,
+            ..*world.config()
+        };
+        if let Err(e) = world.set_config(config) {
+            errors.write(PhysicsError {
+                entity: None,
+                message: e.to_string(),
+            });
+        }
+    }
+    for (entity, body, kind, transform, mut poses, v, w, settings, (impulse, sleeping)) in
+        &mut bodies
+    {
+        let id = body.0;
+        let mut report = |r: Result<(), sweep2d::BodyError>| {
+            if let Err(e) = r {
+                errors.write(PhysicsError {
+                    entity: Some(entity),
+                    message: e.to_string(),
+                });
+            }
+        };
+        let Some((_, lv, av)) = body_state(world, id) else {
+            continue;
+        };
+        if kind.is_changed() && world.body(id).map(|b| b.kind()) != Some(kind.kind()) {
+            report(world.set_body_kind(id, kind.kind()));
+        }
+        if *transform != poses.written {
+            let to = pose_of(transform);
+            report(world.set_transform(id, engine_pose(to)));
+            poses.previous = to;
+            poses.current = to;
+            poses.written = *transform;
+        }
+        if (v.0, w.0) != (lv, av) && *kind != RigidBody::Static {
+            report(world.set_velocity(id, v.0, w.0));
+        }
+        let (friction, restitution, layers, gravity_scale, locks) = settings;
+        let material_changed = friction.as_ref().is_some_and(|c| c.is_changed())
+            || restitution.as_ref().is_some_and(|c| c.is_changed());
+        if material_changed {
+            let f = friction.map_or(Friction::default().0, |f| f.0);
+            let r = restitution.map_or(0.0, |r| r.0);
+            for shape in world.shape_ids(id) {
+                report(world.set_shape_material(shape, f, r));
+            }
+        }
+        if let Some(layers) = layers.filter(|l| l.is_changed()) {
+            for shape in world.shape_ids(id) {
+                report(world.set_filter(shape, layers.filter()));
+            }
+        }
+        if let Some(g) = gravity_scale.filter(|g| g.is_changed()) {
+            report(world.set_gravity_scale(id, g.0));
+        }
+        if let Some(l) = locks.filter(|l| l.is_changed()) {
+            report(world.set_fixed_rotation(id, l.rotation));
+            report(world.set_locked_translation(id, l.translation_x, l.translation_y));
+        }
+        let awake = world.body(id).is_some_and(|b| b.is_awake());
+        if sleeping && awake && *kind == RigidBody::Dynamic {
+            report(world.put_to_sleep(id));
+        } else if !sleeping && !awake && *kind == RigidBody::Dynamic {
+            report(world.wake(id));
+        }
+        if let Some(mut j) = impulse.filter(|j| j.0 != DVec2::ZERO) {
+            report(world.apply_impulse_to_center(id, j.0));
+            j.bypass_change_detection().0 = DVec2::ZERO;
+        }
+    }
+}
+
+/// Applies each [`ExternalForce`] for the coming step (only here, once per step).
+pub(crate) fn apply_forces(
+    forces: Query<(Entity, &PhysicsBody, &ExternalForce)>,
+    mut physics: ResMut<Physics>,
+    mut errors: MessageWriter<PhysicsError>,
+) {
+    let world = physics.world_mut();
+    for (entity, body, force) in &forces {
+        if force.0 == DVec2::ZERO {
+            continue;
+        }
+        let Some(centre) = world.body(body.0).map(|b| b.center_of_mass()) else {
+            continue;
+        };
+        if let Err(e) = world.apply_force(body.0, force.0, centre) {
+            errors.write(PhysicsError {
+                entity: Some(entity),
+                message: e.to_string(),
+            });
+        }
+    }
+}
+
+/// One step of the world, with its `dt` kept equal to Bevy's fixed timestep.
+pub(crate) fn step(
+    time: Res<Time<Fixed>>,
+    mut physics: ResMut<Physics>,
+    mut errors: MessageWriter<PhysicsError>,
+) {
+    let world = physics.world_mut();
+    let dt = time.timestep().as_secs_f64();
+    if world.config().dt != dt {
+        let config = sweep2d::WorldConfig {
+            dt,
+            ..*world.config()
+        };
+        if let Err(e) = world.set_config(config) {
+            errors.write(PhysicsError {
+                entity: None,
+                message: e.to_string(),
+            });
+            return;
+        }
+    }
+    if let Err(e) = world.try_step() {
+        errors.write(PhysicsError {
+            entity: None,
+            message: e.to_string(),
+        });
+    }
+}
+
+/// The step's message writers.
+#[derive(bevy_ecs::system::SystemParam)]
+pub(crate) struct StepMessages<'w> {
+    started: MessageWriter<'w, CollisionStarted>,
+    ended: MessageWriter<'w, CollisionEnded>,
+    impacts: MessageWriter<'w, Impact>,
+    entered: MessageWriter<'w, SensorEntered>,
+    exited: MessageWriter<'w, SensorExited>,
+    slept: MessageWriter<'w, BodySlept>,
+    woke: MessageWriter<'w, BodyWoke>,
+}
+
+type WrittenBack<'a> = (
+    Entity,
+    &'a PhysicsBody,
+    &'a mut Transform,
+    &'a mut StepPoses,
+    &'a mut LinearVelocity,
+    &'a mut AngularVelocity,
+    Has<Sleeping>,
+);
+
+/// Writes each body's new pose (to `Transform`: interpolation then moves it between steps),
+/// velocities and sleep state back, and the step's events as messages with entities.
+pub(crate) fn write_back(
+    mut bodies: Query<WrittenBack<'_>>,
+    physics: Res<Physics>,
+    mut out: StepMessages<'_>,
+    mut commands: Commands,
+) {
+    physics.read(|world| {
+        for (entity, body, mut transform, mut poses, mut v, mut w, sleeping) in &mut bodies {
+            let Some((pose, lv, av)) = body_state(world, body.0) else {
+                continue;
+            };
+            poses.previous = poses.current;
+            poses.current = pose;
+            let t = placed(&transform, pose);
+            if *transform != t {
+                *transform = t;
+            }
+            poses.written = t;
+            if v.0 != lv {
+                v.0 = lv;
+            }
+            if w.0 != av {
+                w.0 = av;
+            }
+            let awake = world.body(body.0).is_some_and(|b| b.is_awake());
+            if awake == sleeping {
+                if awake {
+                    commands.entity(entity).remove::<Sleeping>();
+                } else {
+                    commands.entity(entity).insert(Sleeping);
+                }
+            }
+        }
+        let entity = |id: BodyId| physics.entity(id);
+        let events = world.events();
+        for c in &events.contact_begin {
+            if let (Some(a), Some(b)) = (entity(c.body_a), entity(c.body_b)) {
+                out.started.write(CollisionStarted {
+                    a,
+                    b,
+                    point: c.point,
+                    normal: c.normal,
+                });
+            }
+        }
+        for c in &events.contact_end {
+            if let (Some(a), Some(b)) = (entity(c.body_a), entity(c.body_b)) {
+                out.ended.write(CollisionEnded { a, b });
+            }
+        }
+        for i in &events.impacts {
+            if let (Some(a), Some(b)) = (entity(i.body_a), entity(i.body_b)) {
+                out.impacts.write(Impact {
+                    a,
+                    b,
+                    time: i.time,
+                    fraction: i.fraction,
+                    point: i.point,
+                    normal: i.normal,
+                    speed: i.relative_speed,
+                    impulse: i.impulse,
+                });
+            }
+        }
+        for (list, enter) in [(&events.sensor_begin, true), (&events.sensor_end, false)] {
+            for s in list {
+                if let (Some(sensor), Some(visitor)) =
+                    (entity(s.sensor_body), entity(s.visitor_body))
+                {
+                    let fraction = s.fraction;
+                    if enter {
+                        out.entered.write(SensorEntered {
+                            sensor,
+                            visitor,
+                            fraction,
+                        });
+                    } else {
+                        out.exited.write(SensorExited {
+                            sensor,
+                            visitor,
+                            fraction,
+                        });
+                    }
+                }
+            }
+        }
+        for e in events.fell_asleep.iter().filter_map(|id| entity(*id)) {
+            out.slept.write(BodySlept(e));
+        }
+        for e in events.woke.iter().filter_map(|id| entity(*id)) {
+            out.woke.write(BodyWoke(e));
+        }
+    });
+}
+
+/// Moves each moving body's `Transform` between its last two step poses by how far the frame
+/// is into the next fixed step (`Time<Fixed>::overstep_fraction`), for smooth rendering at any
+/// frame rate. Entities with [`NoInterpolation`] keep the last step's pose.
+pub(crate) fn interpolate(
+    time: Res<Time<Fixed>>,
+    mut bodies: Query<(&RigidBody, &mut Transform, &mut StepPoses), Without<NoInterpolation>>,
+) {
+    let alpha = time.overstep_fraction_f64().clamp(0.0, 1.0);
+    for (kind, mut transform, mut poses) in &mut bodies {
+        if *kind == RigidBody::Static || poses.previous == poses.current {
+            continue;
+        }
+        let (p0, a0) = poses.previous;
+        let (p1, a1) = poses.current;
+        let turn = (a1 - a0 + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU)
+            - std::f64::consts::PI;
+        let t = placed(&transform, (p0.lerp(p1, alpha), a0 + turn * alpha));
+        *transform = t;
+        poses.written = t;
+    }
+}

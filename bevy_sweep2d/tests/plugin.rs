@@ -1,0 +1,347 @@
+//! The plugin headless: `TaskPoolPlugin`, `TimePlugin` and `SweepPlugin`, a manual clock that runs
+//! exactly one fixed step per `App::update` (or a chosen duration), and the world checked through
+//! the `Physics` resource.
+
+use bevy_app::prelude::*;
+use bevy_app::TaskPoolPlugin;
+use bevy_ecs::prelude::*;
+use bevy_sweep2d::prelude::*;
+use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
+use bevy_transform::components::Transform;
+use std::time::Duration;
+
+const DT: f64 = 1.0 / 60.0;
+
+/// An app with the plugin, no gravity unless set, one fixed step per update.
+fn app() -> App {
+    let mut app = App::new();
+    app.add_plugins((
+        TaskPoolPlugin::default(),
+        TimePlugin,
+        SweepPlugin::default(),
+    ))
+    .insert_resource(Time::<Fixed>::from_seconds(DT))
+    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+    .insert_resource(Gravity(DVec2::ZERO))
+    .init_resource::<Seen>()
+    .add_systems(Update, collect);
+    app
+}
+
+/// Every message the plugin wrote, gathered each frame.
+#[derive(Resource, Default)]
+struct Seen {
+    impacts: Vec<Impact>,
+    started: Vec<CollisionStarted>,
+    entered: Vec<SensorEntered>,
+    slept: Vec<BodySlept>,
+    errors: Vec<PhysicsError>,
+}
+
+fn collect(
+    mut seen: ResMut<Seen>,
+    mut impacts: MessageReader<Impact>,
+    mut started: MessageReader<CollisionStarted>,
+    mut entered: MessageReader<SensorEntered>,
+    mut slept: MessageReader<BodySlept>,
+    mut errors: MessageReader<PhysicsError>,
+) {
+    seen.impacts.extend(impacts.read().copied());
+    seen.started.extend(started.read().copied());
+    seen.entered.extend(entered.read().copied());
+    seen.slept.extend(slept.read().copied());
+    seen.errors.extend(errors.read().cloned());
+}
+
+/// The world's step: Bevy's fixed timestep, a whole number of nanoseconds.
+fn step_of(app: &App) -> f64 {
+    app.world()
+        .resource::<Time<Fixed>>()
+        .timestep()
+        .as_secs_f64()
+}
+
+fn x_of(app: &App, e: Entity) -> f64 {
+    let t = app.world().get::<Transform>(e).unwrap();
+    f64::from(t.translation.x)
+}
+
+fn wall(app: &mut App, x: f64) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider(Shape::rectangle(0.005, 2.0).unwrap()),
+            Transform::from_xyz(x as f32, 0.0, 0.0),
+            Restitution(1.0),
+        ))
+        .id()
+}
+
+fn ball(app: &mut App, x: f64, v: f64, r: f64) -> Entity {
+    app.world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider(Shape::circle(r).unwrap()),
+            Transform::from_xyz(x as f32, 0.0, 0.0),
+            LinearVelocity(DVec2::new(v, 0.0)),
+            Restitution(1.0),
+            Friction(0.0),
+            NoInterpolation,
+        ))
+        .id()
+}
+
+#[test]
+fn a_300_m_s_bullet_bounces_off_a_1_cm_wall_and_the_impact_names_both() {
+    let mut app = app();
+    let w = wall(&mut app, 5.0);
+    let b = ball(&mut app, 0.0, 300.0, 0.05);
+    for _ in 0..4 {
+        app.update();
+        assert!(x_of(&app, b) < 5.0 - 0.005, "the bullet passed the wall");
+    }
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(seen.impacts.len(), 1, "{:?}", seen.impacts);
+    let i = seen.impacts[0];
+    assert_eq!((i.a, i.b), (b, w));
+    // It meets the wall's face (x = 4.995) with its 5 cm radius after (4.995 − 0.05)/300 s.
+    let dt = step_of(&app);
+    assert!((i.time - 4.945 / 300.0).abs() < 1e-9, "{}", i.time);
+    assert!(
+        (i.fraction - 4.945 / 300.0 / dt).abs() < 1e-9,
+        "{}",
+        i.fraction
+    );
+    let v = app.world().get::<LinearVelocity>(b).unwrap().0;
+    assert!((v.x + 300.0).abs() < 1e-9, "elastic: {v}");
+    assert!(seen.errors.is_empty(), "{:?}", seen.errors);
+}
+
+#[test]
+fn changing_velocity_or_kind_takes_effect_next_step() {
+    let mut app = app();
+    let b = ball(&mut app, 0.0, 1.0, 0.1);
+    app.update();
+    let x1 = x_of(&app, b);
+    let steps = app.world().resource::<Physics>().read(|w| w.step_count());
+    assert!(
+        (x1 - steps as f64 * DT).abs() < 1e-6,
+        "{x1} after {steps} steps"
+    );
+    app.world_mut().get_mut::<LinearVelocity>(b).unwrap().0 = DVec2::new(-3.0, 0.0);
+    app.update();
+    assert!((x_of(&app, b) - (x1 - 3.0 * DT)).abs() < 1e-6);
+    *app.world_mut().get_mut::<RigidBody>(b).unwrap() = RigidBody::Static;
+    app.update();
+    let x2 = x_of(&app, b);
+    app.update();
+    assert_eq!(x_of(&app, b), x2, "a static body stays");
+    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let kind = app
+        .world_mut()
+        .resource_mut::<Physics>()
+        .world_mut()
+        .body(id)
+        .unwrap()
+        .kind();
+    assert_eq!(kind, sweep2d::BodyKind::Static);
+}
+
+#[test]
+fn despawning_removes_the_body_and_its_joints() {
+    let mut app = app();
+    let a = ball(&mut app, 0.0, 0.0, 0.1);
+    let b = ball(&mut app, 1.0, 0.0, 0.1);
+    app.update();
+    let (ia, ib) = {
+        let w = app.world();
+        (
+            w.get::<PhysicsBody>(a).unwrap().0,
+            w.get::<PhysicsBody>(b).unwrap().0,
+        )
+    };
+    {
+        let mut physics = app.world_mut().resource_mut::<Physics>();
+        let world = physics.world_mut();
+        let def = sweep2d::DistanceJointDef::new(ia, ib, DVec2::ZERO, DVec2::new(1.0, 0.0));
+        world.add_joint(def).unwrap();
+        assert_eq!((world.body_count(), world.joint_count()), (2, 1));
+    }
+    app.world_mut().entity_mut(a).despawn();
+    app.update();
+    let mut physics = app.world_mut().resource_mut::<Physics>();
+    assert_eq!(physics.body(a), None);
+    let world = physics.world_mut();
+    assert_eq!((world.body_count(), world.joint_count()), (1, 0));
+    assert!(world.body(ia).is_none() && world.body(ib).is_some());
+}
+
+#[test]
+fn interpolated_transforms_lie_between_the_two_step_poses() {
+    let mut app = app();
+    let b = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider(Shape::circle(0.1).unwrap()),
+            Transform::default(),
+            LinearVelocity(DVec2::new(6.0, 0.0)),
+            AngularVelocity(3.0),
+        ))
+        .id();
+    app.update();
+    app.update();
+    // Half a step more of frame time: the fixed loop runs none, and the transform is drawn
+    // halfway between the last two step poses.
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        0.5 * DT,
+    )));
+    app.update();
+    let poses = *app.world().get::<bevy_sweep2d::StepPoses>(b).unwrap();
+    let t = app.world().get::<Transform>(b).unwrap();
+    let x = f64::from(t.translation.x);
+    let (x0, x1) = (poses.previous.0.x, poses.current.0.x);
+    assert!(x0 < x && x < x1, "{x0} < {x} < {x1}");
+    assert!((x - 0.5 * (x0 + x1)).abs() < 1e-5, "halfway: {x}");
+    let angle = 2.0 * f64::from(t.rotation.z).atan2(f64::from(t.rotation.w));
+    assert!(poses.previous.1 < angle && angle < poses.current.1);
+}
+
+#[test]
+fn writing_a_transform_teleports_the_body() {
+    let mut app = app();
+    let b = ball(&mut app, 0.0, 0.0, 0.1);
+    app.update();
+    app.world_mut()
+        .get_mut::<Transform>(b)
+        .unwrap()
+        .translation
+        .x = 7.0;
+    app.update();
+    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let x = app
+        .world_mut()
+        .resource_mut::<Physics>()
+        .world_mut()
+        .body(id)
+        .unwrap()
+        .transform()
+        .translation
+        .x;
+    assert_eq!(x, 7.0);
+}
+
+#[test]
+fn layers_and_sensors_by_components() {
+    let mut app = app();
+    let w = wall(&mut app, 1.0);
+    app.world_mut().entity_mut(w).insert(CollisionLayers {
+        memberships: 0b10,
+        filters: u64::MAX,
+    });
+    // The ghost collides only with layer 1: it passes the wall on layer 2.
+    let ghost = ball(&mut app, 0.0, 60.0, 0.05);
+    app.world_mut().entity_mut(ghost).insert(CollisionLayers {
+        memberships: 1,
+        filters: 1,
+    });
+    let gate = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider(Shape::rectangle(0.5, 2.0).unwrap()),
+            Transform::from_xyz(3.0, 0.0, 0.0),
+            Sensor,
+        ))
+        .id();
+    for _ in 0..10 {
+        app.update();
+    }
+    assert!(x_of(&app, ghost) > 5.0, "passed the wall and the sensor");
+    let seen = app.world().resource::<Seen>();
+    assert!(seen.impacts.is_empty() && seen.started.is_empty());
+    assert_eq!(seen.entered.len(), 1);
+    assert_eq!(
+        (seen.entered[0].sensor, seen.entered[0].visitor),
+        (gate, ghost)
+    );
+    // It enters at x = 2.5 − 0.05 after 2.45/60 s: 2.45 steps (of Bevy's fixed step, a whole
+    // number of nanoseconds), so 0.45 into the third.
+    let steps = 2.45 / 60.0 / step_of(&app);
+    let want = steps - steps.floor();
+    assert!(
+        (seen.entered[0].fraction - want).abs() < 1e-9,
+        "{}",
+        seen.entered[0].fraction
+    );
+}
+
+#[test]
+fn a_refused_component_is_a_message_and_adds_nothing() {
+    let mut app = app();
+    let bad = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider(Shape::circle(0.1).unwrap()),
+            Density(0.0),
+        ))
+        .id();
+    for _ in 0..3 {
+        app.update();
+    }
+    let seen = app.world().resource::<Seen>();
+    assert_eq!(seen.errors.len(), 1, "reported once: {:?}", seen.errors);
+    assert_eq!(seen.errors[0].entity, Some(bad));
+    assert!(
+        seen.errors[0].message.contains("density"),
+        "{}",
+        seen.errors[0].message
+    );
+    assert!(app.world().get::<PhysicsBody>(bad).is_none());
+    let count = app
+        .world_mut()
+        .resource_mut::<Physics>()
+        .world_mut()
+        .body_count();
+    assert_eq!(count, 0);
+    // Fixed, it is tried again and added.
+    app.world_mut().get_mut::<Density>(bad).unwrap().0 = 2.0;
+    app.update();
+    assert!(app.world().get::<PhysicsBody>(bad).is_some());
+}
+
+#[test]
+fn a_resting_body_sleeps_and_an_impulse_wakes_it() {
+    let mut app = app();
+    app.insert_resource(Gravity(DVec2::new(0.0, -9.81)));
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider(Shape::rectangle(5.0, 0.5).unwrap()),
+        Transform::from_xyz(0.0, -0.5, 0.0),
+    ));
+    let crate_ = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider(Shape::rectangle(0.5, 0.5).unwrap()),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+        ))
+        .id();
+    for _ in 0..120 {
+        app.update();
+    }
+    assert!(app.world().get::<Sleeping>(crate_).is_some());
+    assert_eq!(app.world().resource::<Seen>().slept.len(), 1);
+    app.world_mut()
+        .entity_mut(crate_)
+        .insert(ExternalImpulse(DVec2::new(0.0, 3.0)));
+    app.update();
+    assert!(app.world().get::<Sleeping>(crate_).is_none());
+    let v = app.world().get::<LinearVelocity>(crate_).unwrap().0;
+    assert!(v.y > 2.0, "{v}");
+    assert_eq!(
+        app.world().get::<ExternalImpulse>(crate_).unwrap().0,
+        DVec2::ZERO
+    );
+}
