@@ -30,29 +30,36 @@
 //! # }
 //! ```
 
+mod character;
 mod components;
+mod joints;
 mod messages;
+mod query;
 mod systems;
 
+pub use character::{CharacterController, CharacterState};
 pub use components::*;
+pub use joints::{Joint, JointBroken, MakeJoint, PhysicsJoint};
 pub use messages::*;
+pub use query::{CastHit, SpatialQuery, SpatialQueryFilter};
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
 use bevy_math::DVec2;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
-use sweep2d::{BodyId, World, WorldConfig};
+use sweep2d::{BodyId, JointId, World, WorldConfig};
 
 /// The names a game needs: the plugin, its components, messages and resources, and the engine's
 /// shapes and vectors.
 pub mod prelude {
     pub use crate::{
-        AngularVelocity, BodySlept, BodyWoke, Collider, CollisionEnded, CollisionLayers,
-        CollisionStarted, Density, ExternalForce, ExternalImpulse, Friction, Gravity, GravityScale,
-        Impact, LinearVelocity, LockedAxes, NoInterpolation, Physics, PhysicsBody, PhysicsError,
-        PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered, SensorExited, Sleeping,
-        SweepPlugin,
+        AngularVelocity, BodySlept, BodyWoke, CastHit, CharacterController, CharacterState,
+        Collider, CollisionEnded, CollisionLayers, CollisionStarted, Density, ExternalForce,
+        ExternalImpulse, Friction, Gravity, GravityScale, Impact, Joint, JointBroken,
+        LinearVelocity, LockedAxes, NoInterpolation, Physics, PhysicsBody, PhysicsError,
+        PhysicsJoint, PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered, SensorExited,
+        Sleeping, SpatialQuery, SpatialQueryFilter, SweepPlugin,
     };
     pub use bevy_math::DVec2;
     pub use sweep2d::Shape;
@@ -74,7 +81,8 @@ pub struct SweepPlugin {
 pub enum PhysicsSet {
     /// Bodies added, removed and changed by the game reach the world.
     Sync,
-    /// [`ExternalForce`]s are applied and the world takes one step of the fixed timestep.
+    /// Characters move, [`ExternalForce`]s are applied, and the world takes one step of the
+    /// fixed timestep.
     Step,
     /// Poses, velocities, sleep states and messages come back.
     Writeback,
@@ -106,8 +114,12 @@ pub struct PhysicsError {
 #[derive(Resource)]
 pub struct Physics {
     world: Mutex<World>,
-    entities: HashMap<BodyId, Entity>,
-    bodies: HashMap<Entity, BodyId>,
+    pub(crate) entities: HashMap<BodyId, Entity>,
+    pub(crate) bodies: HashMap<Entity, BodyId>,
+    pub(crate) joints: HashMap<Entity, JointId>,
+    pub(crate) joint_entities: HashMap<JointId, Entity>,
+    /// Joints the world refused, with the `Joint`'s change tick then (tried again once changed).
+    pub(crate) refused_joints: HashMap<Entity, bevy_ecs::change_detection::Tick>,
 }
 
 impl Physics {
@@ -118,12 +130,23 @@ impl Physics {
             world: Mutex::new(World::new(config)),
             entities: HashMap::new(),
             bodies: HashMap::new(),
+            joints: HashMap::new(),
+            joint_entities: HashMap::new(),
+            refused_joints: HashMap::new(),
         }
     }
 
     /// The world, to call the engine directly (queries, joints, the mover, hooks).
     pub fn world_mut(&mut self) -> &mut World {
         self.world.get_mut().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The world and the body → entity map, borrowed together.
+    pub(crate) fn world_and_entities(&mut self) -> (&mut World, &HashMap<BodyId, Entity>) {
+        (
+            self.world.get_mut().unwrap_or_else(PoisonError::into_inner),
+            &self.entities,
+        )
     }
 
     /// Reads the world from a shared reference (`Res<Physics>`).
@@ -142,6 +165,12 @@ impl Physics {
     pub fn body(&self, entity: Entity) -> Option<BodyId> {
         self.bodies.get(&entity).copied()
     }
+
+    /// The engine joint of a [`Joint`] entity, once it is in the world.
+    #[must_use]
+    pub fn joint(&self, entity: Entity) -> Option<JointId> {
+        self.joints.get(&entity).copied()
+    }
 }
 
 impl Plugin for SweepPlugin {
@@ -155,6 +184,7 @@ impl Plugin for SweepPlugin {
             .add_message::<SensorExited>()
             .add_message::<BodySlept>()
             .add_message::<BodyWoke>()
+            .add_message::<JointBroken>()
             .add_message::<PhysicsError>()
             .configure_sets(
                 FixedPostUpdate,
@@ -164,14 +194,20 @@ impl Plugin for SweepPlugin {
                 FixedPostUpdate,
                 (
                     (
+                        joints::remove_joints,
                         systems::remove_bodies,
                         systems::retry_refused,
                         systems::create_bodies,
+                        joints::create_joints,
                         systems::sync_changes,
                     )
                         .chain()
                         .in_set(PhysicsSet::Sync),
-                    (systems::apply_forces, systems::step)
+                    (
+                        character::move_characters,
+                        systems::apply_forces,
+                        systems::step,
+                    )
                         .chain()
                         .in_set(PhysicsSet::Step),
                     systems::write_back.in_set(PhysicsSet::Writeback),
@@ -183,9 +219,11 @@ impl Plugin for SweepPlugin {
             .add_systems(
                 PostUpdate,
                 (
+                    joints::remove_joints,
                     systems::remove_bodies,
                     systems::retry_refused,
                     systems::create_bodies,
+                    joints::create_joints,
                     systems::sync_changes,
                     systems::interpolate,
                 )

@@ -387,6 +387,7 @@ pub(crate) struct StepMessages<'w> {
     exited: MessageWriter<'w, SensorExited>,
     slept: MessageWriter<'w, BodySlept>,
     woke: MessageWriter<'w, BodyWoke>,
+    broken: MessageWriter<'w, crate::JointBroken>,
 }
 
 type WrittenBack<'a> = (
@@ -492,6 +493,15 @@ pub(crate) fn write_back(
         }
         for e in events.woke.iter().filter_map(|id| entity(*id)) {
             out.woke.write(BodyWoke(e));
+        }
+        for j in &events.joint_events {
+            if let Some(&joint) = physics.joint_entities.get(&j.joint) {
+                out.broken.write(crate::JointBroken {
+                    joint,
+                    force: j.force,
+                    torque: j.torque,
+                });
+            }
         }
     });
 }

@@ -9,6 +9,7 @@ use bevy_sweep2d::prelude::*;
 use bevy_time::{Fixed, Time, TimePlugin, TimeUpdateStrategy};
 use bevy_transform::components::Transform;
 use std::time::Duration;
+use sweep2d::{DistanceJointDef, RevoluteJointDef};
 
 const DT: f64 = 1.0 / 60.0;
 
@@ -148,32 +149,233 @@ fn changing_velocity_or_kind_takes_effect_next_step() {
 }
 
 #[test]
-fn despawning_removes_the_body_and_its_joints() {
+fn joint_entities_join_bodies_and_despawning_removes_them() {
     let mut app = app();
     let a = ball(&mut app, 0.0, 0.0, 0.1);
     let b = ball(&mut app, 1.0, 0.0, 0.1);
+    let c = ball(&mut app, 3.0, 0.0, 0.1);
+    let rod = app
+        .world_mut()
+        .spawn(Joint::new(a, b, |a, b| {
+            DistanceJointDef::new(a, b, DVec2::ZERO, DVec2::new(1.0, 0.0)).into()
+        }))
+        .id();
+    let pin = app
+        .world_mut()
+        .spawn(Joint::new(b, c, |b, c| {
+            RevoluteJointDef::new(b, c, DVec2::new(2.0, 0.0)).into()
+        }))
+        .id();
     app.update();
-    let (ia, ib) = {
-        let w = app.world();
-        (
-            w.get::<PhysicsBody>(a).unwrap().0,
-            w.get::<PhysicsBody>(b).unwrap().0,
-        )
+    let counts = |app: &App| {
+        app.world()
+            .resource::<Physics>()
+            .read(|w| (w.body_count(), w.joint_count()))
     };
-    {
-        let mut physics = app.world_mut().resource_mut::<Physics>();
-        let world = physics.world_mut();
-        let def = sweep2d::DistanceJointDef::new(ia, ib, DVec2::ZERO, DVec2::new(1.0, 0.0));
-        world.add_joint(def).unwrap();
-        assert_eq!((world.body_count(), world.joint_count()), (2, 1));
+    assert_eq!(counts(&app), (3, 2));
+    assert!(app.world().get::<PhysicsJoint>(rod).is_some());
+    // The rod holds: pull a away and b follows at 1 m.
+    app.world_mut().get_mut::<LinearVelocity>(a).unwrap().0 = DVec2::new(-2.0, 0.0);
+    for _ in 0..30 {
+        app.update();
     }
-    app.world_mut().entity_mut(a).despawn();
+    let gap = x_of(&app, b) - x_of(&app, a);
+    assert!((gap - 1.0).abs() < 1e-3, "{gap}");
+    // Despawning the joint entity removes the joint; despawning a body removes its joints.
+    app.world_mut().entity_mut(rod).despawn();
     app.update();
-    let mut physics = app.world_mut().resource_mut::<Physics>();
-    assert_eq!(physics.body(a), None);
-    let world = physics.world_mut();
-    assert_eq!((world.body_count(), world.joint_count()), (1, 0));
-    assert!(world.body(ia).is_none() && world.body(ib).is_some());
+    assert_eq!(counts(&app), (3, 1));
+    app.world_mut().entity_mut(c).despawn();
+    app.update();
+    assert_eq!(counts(&app), (2, 0));
+    assert!(
+        app.world().get::<PhysicsJoint>(pin).is_none(),
+        "its body gone, the joint is too"
+    );
+    let physics = app.world().resource::<Physics>();
+    assert_eq!((physics.body(c), physics.joint(pin)), (None, None));
+}
+
+#[test]
+fn a_joint_past_its_threshold_is_reported_as_broken() {
+    let mut app = app();
+    app.insert_resource(Gravity(DVec2::new(0.0, -9.81)));
+    let ceiling = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider(Shape::circle(0.05).unwrap()),
+            Transform::from_xyz(0.0, 5.0, 0.0),
+        ))
+        .id();
+    let lamp = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider(Shape::rectangle(0.5, 0.5).unwrap()),
+            Transform::from_xyz(0.0, 4.0, 0.0),
+        ))
+        .id();
+    let hook = app
+        .world_mut()
+        .spawn(Joint::new(ceiling, lamp, |a, b| {
+            let mut d = RevoluteJointDef::new(a, b, DVec2::new(0.0, 5.0));
+            d.common.force_threshold = 5.0; // the 1 kg lamp weighs 9.81 N
+            d.into()
+        }))
+        .id();
+    app.init_resource::<Broken>().add_systems(
+        Update,
+        |mut r: MessageReader<JointBroken>, mut b: ResMut<Broken>| {
+            b.0.extend(r.read().copied());
+        },
+    );
+    for _ in 0..10 {
+        app.update();
+    }
+    let broken = &app.world().resource::<Broken>().0;
+    assert!(!broken.is_empty());
+    assert!(broken.iter().all(|j| j.joint == hook && j.force > 5.0));
+    assert!((broken.last().unwrap().force - 9.81).abs() < 0.1);
+}
+
+#[derive(Resource, Default)]
+struct Broken(Vec<JointBroken>);
+
+#[test]
+fn spatial_queries_return_entities() {
+    let mut app = app();
+    let w = wall(&mut app, 5.0);
+    let b = ball(&mut app, 2.0, 0.0, 0.5);
+    app.update();
+    #[derive(Resource, Default)]
+    struct Answers(
+        Option<CastHit>,
+        Option<CastHit>,
+        Vec<Entity>,
+        Vec<Entity>,
+        Option<CastHit>,
+    );
+    app.init_resource::<Answers>().add_systems(
+        Update,
+        move |q: SpatialQuery, mut out: ResMut<Answers>| {
+            let all = SpatialQueryFilter::default();
+            out.0 = q.cast_ray(DVec2::ZERO, DVec2::new(10.0, 0.0), &all);
+            let past_ball = SpatialQueryFilter {
+                exclude: Some(b),
+                ..all
+            };
+            out.1 = q.cast_ray(DVec2::ZERO, DVec2::new(10.0, 0.0), &past_ball);
+            out.2 = q.overlaps(
+                &Shape::circle(3.5).unwrap(),
+                DVec2::new(2.0, 0.0),
+                0.0,
+                &all,
+            );
+            out.3 = q.point(DVec2::new(2.2, 0.1));
+            let disc = Shape::circle(0.25).unwrap();
+            out.4 = q.cast_shape(
+                &disc,
+                DVec2::new(0.0, 1.0),
+                0.0,
+                DVec2::new(10.0, 0.0),
+                &all,
+            );
+        },
+    );
+    app.update();
+    let a = app.world().resource::<Answers>();
+    let hit = a.0.unwrap();
+    assert_eq!(hit.entity, b);
+    assert!(
+        (hit.fraction - 0.15).abs() < 1e-9,
+        "the ball's face at x = 1.5: {}",
+        hit.fraction
+    );
+    let hit = a.1.unwrap();
+    assert_eq!(hit.entity, w);
+    assert!((hit.fraction - 0.4995).abs() < 1e-9);
+    let mut near = a.2.clone();
+    near.sort();
+    let mut both = vec![w, b];
+    both.sort();
+    assert_eq!(near, both);
+    assert_eq!(a.3, vec![b]);
+    // The 0.25 m disc moving along y = 1 passes the 0.5 m ball (centres 1 m apart, more than
+    // 0.25 + 0.5) and meets the wall's face at x = 4.995.
+    let hit = a.4.unwrap();
+    assert_eq!(hit.entity, w);
+    assert!(
+        (hit.fraction - (4.995 - 0.25) / 10.0).abs() < 1e-9,
+        "{}",
+        hit.fraction
+    );
+}
+
+#[test]
+fn a_character_walks_up_a_slope_and_stops_at_a_wall() {
+    let mut app = app();
+    // A 30° ramp rising to the right from x = 0, and a wall at x = 6.
+    let ramp = app
+        .world_mut()
+        .spawn((
+            RigidBody::Static,
+            Collider(
+                Shape::polygon(&[
+                    DVec2::new(0.0, 0.0),
+                    DVec2::new(8.0, 0.0),
+                    DVec2::new(8.0, 8.0 * (30f64).to_radians().tan()),
+                ])
+                .unwrap(),
+            ),
+            Transform::default(),
+        ))
+        .id();
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider(Shape::rectangle(0.05, 10.0).unwrap()),
+        Transform::from_xyz(6.05, 0.0, 0.0),
+    ));
+    let capsule = Shape::capsule(DVec2::new(0.0, -0.5), DVec2::new(0.0, 0.5), 0.3).unwrap();
+    let hero = app
+        .world_mut()
+        .spawn((
+            CharacterController::new(capsule.clone()),
+            Collider(capsule),
+            Transform::from_xyz(1.0, 1.4, 0.0),
+        ))
+        .id();
+    let mut heights = Vec::new();
+    for _ in 0..240 {
+        let grounded = app.world().get::<CharacterState>(hero).unwrap().grounded;
+        let mut c = app
+            .world_mut()
+            .get_mut::<CharacterController>(hero)
+            .unwrap();
+        // Walk right at 2 m/s; fall under gravity until grounded.
+        c.velocity.x = 2.0;
+        c.velocity.y = if grounded {
+            0.0
+        } else {
+            c.velocity.y - 9.81 * DT
+        };
+        app.update();
+        heights.push(f64::from(
+            app.world().get::<Transform>(hero).unwrap().translation.y,
+        ));
+    }
+    let state = *app.world().get::<CharacterState>(hero).unwrap();
+    assert!(state.grounded && state.ground == Some(ramp));
+    assert!(state.hit_wall, "it stopped at the wall");
+    let t = app.world().get::<Transform>(hero).unwrap();
+    let x = f64::from(t.translation.x);
+    assert!(
+        (x - (6.0 - 0.3 - 0.01)).abs() < 1e-3,
+        "skin short of the wall: {x}"
+    );
+    // Up the ramp: higher at the wall than where it started walking, by about tan 30° per metre.
+    let climbed = heights.last().unwrap() - heights[10];
+    assert!(climbed > 2.0, "{climbed}");
 }
 
 #[test]
