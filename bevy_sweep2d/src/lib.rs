@@ -42,6 +42,7 @@ pub use components::*;
 pub use joints::{Joint, JointBroken, MakeJoint, PhysicsJoint};
 pub use messages::*;
 pub use query::{CastHit, SpatialQuery, SpatialQueryFilter};
+pub use systems::pose_of;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
@@ -73,6 +74,10 @@ pub struct SweepPlugin {
     /// The world's settings (its `dt` and `gravity` are then kept equal to Bevy's fixed
     /// timestep and the [`Gravity`] resource).
     pub config: WorldConfig,
+    /// Step with `World::try_step`, which undoes a step that would leave a non-finite number
+    /// (reported as a [`PhysicsError`]) at the cost of a copy of the world per step. Off by
+    /// default: inputs are range-checked, so this guards only against the engine's own bugs.
+    pub checked_steps: bool,
 }
 
 /// The stages of one physics step in `FixedPostUpdate`, in order: the game's changes go into the
@@ -114,6 +119,8 @@ pub struct PhysicsError {
 #[derive(Resource)]
 pub struct Physics {
     world: Mutex<World>,
+    /// Steps go through `World::try_step` (see [`SweepPlugin::checked_steps`]).
+    pub checked_steps: bool,
     pub(crate) entities: HashMap<BodyId, Entity>,
     pub(crate) bodies: HashMap<Entity, BodyId>,
     pub(crate) joints: HashMap<Entity, JointId>,
@@ -128,6 +135,7 @@ impl Physics {
     pub fn new(config: WorldConfig) -> Self {
         Self {
             world: Mutex::new(World::new(config)),
+            checked_steps: false,
             entities: HashMap::new(),
             bodies: HashMap::new(),
             joints: HashMap::new(),
@@ -175,7 +183,9 @@ impl Physics {
 
 impl Plugin for SweepPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(Physics::new(self.config))
+        let mut physics = Physics::new(self.config);
+        physics.checked_steps = self.checked_steps;
+        app.insert_resource(physics)
             .insert_resource(Gravity(self.config.gravity))
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()

@@ -12,8 +12,10 @@ use bevy_time::{Fixed, Time};
 use bevy_transform::components::Transform;
 use sweep2d::{BodyDef, BodyId, ShapeDef, World};
 
-/// A 2D pose from a `Transform`: its x, y (m) and its turn about z (rad).
-pub(crate) fn pose_of(t: &Transform) -> (DVec2, f64) {
+/// The 2D pose a `Transform` stands for: its x, y (m) and its turn about z (rad), in f64 (the
+/// `Transform`'s f32 values widened exactly; the angle from the rotation's z and w).
+#[must_use]
+pub fn pose_of(t: &Transform) -> (DVec2, f64) {
     let q = t.rotation;
     let angle = 2.0 * f64::from(q.z).atan2(f64::from(q.w));
     (
@@ -354,6 +356,7 @@ pub(crate) fn step(
     mut physics: ResMut<Physics>,
     mut errors: MessageWriter<PhysicsError>,
 ) {
+    let checked = physics.checked_steps;
     let world = physics.world_mut();
     let dt = time.timestep().as_secs_f64();
     if world.config().dt != dt {
@@ -369,7 +372,9 @@ pub(crate) fn step(
             return;
         }
     }
-    if let Err(e) = world.try_step() {
+    if !checked {
+        world.step();
+    } else if let Err(e) = world.try_step() {
         errors.write(PhysicsError {
             entity: None,
             message: e.to_string(),
