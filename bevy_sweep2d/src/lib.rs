@@ -32,6 +32,8 @@
 
 mod character;
 mod components;
+#[cfg(feature = "debug-render")]
+mod debug_render;
 mod joints;
 mod messages;
 mod query;
@@ -39,6 +41,8 @@ mod systems;
 
 pub use character::{CharacterController, CharacterState};
 pub use components::*;
+#[cfg(feature = "debug-render")]
+pub use debug_render::{PhysicsDebug, PhysicsDebugPlugin};
 pub use joints::{Joint, JointBroken, MakeJoint, PhysicsJoint};
 pub use messages::*;
 pub use query::{CastHit, SpatialQuery, SpatialQueryFilter};
