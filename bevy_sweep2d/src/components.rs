@@ -78,6 +78,12 @@ impl Default for Density {
     }
 }
 
+/// The body's mass (kg, > 0), overriding what its shapes' densities give; its rotational inertia
+/// is scaled with it and its centre of mass stays the shapes'. Remove it to go back to the
+/// densities.
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Mass(pub f64);
+
 /// Multiplies gravity for this body (0: floats). Default 1.
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct GravityScale(pub f64);

@@ -62,7 +62,7 @@ pub mod prelude {
         AngularVelocity, BodySlept, BodyWoke, CastHit, CharacterController, CharacterState,
         Collider, CollisionEnded, CollisionLayers, CollisionStarted, Density, ExternalForce,
         ExternalImpulse, Friction, Gravity, GravityScale, Impact, Joint, JointBroken,
-        LinearVelocity, LockedAxes, NoInterpolation, Physics, PhysicsBody, PhysicsError,
+        LinearVelocity, LockedAxes, Mass, NoInterpolation, Physics, PhysicsBody, PhysicsError,
         PhysicsJoint, PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered, SensorExited,
         Sleeping, SpatialQuery, SpatialQueryFilter, SweepPlugin,
     };
@@ -161,6 +161,14 @@ impl Physics {
         )
     }
 
+    /// The world and the entity → body map, borrowed together.
+    pub(crate) fn world_and_bodies(&mut self) -> (&mut World, &HashMap<Entity, BodyId>) {
+        (
+            self.world.get_mut().unwrap_or_else(PoisonError::into_inner),
+            &self.bodies,
+        )
+    }
+
     /// Reads the world from a shared reference (`Res<Physics>`).
     pub fn read<R>(&self, f: impl FnOnce(&World) -> R) -> R {
         f(&self.world.lock().unwrap_or_else(PoisonError::into_inner))
@@ -214,6 +222,7 @@ impl Plugin for SweepPlugin {
                         systems::create_bodies,
                         joints::create_joints,
                         systems::sync_changes,
+                        systems::reset_removed,
                     )
                         .chain()
                         .in_set(PhysicsSet::Sync),
@@ -239,6 +248,7 @@ impl Plugin for SweepPlugin {
                     systems::create_bodies,
                     joints::create_joints,
                     systems::sync_changes,
+                    systems::reset_removed,
                     systems::interpolate,
                 )
                     .chain(),

@@ -238,7 +238,11 @@ type Synced<'a> = (
         Option<Ref<'a, GravityScale>>,
         Option<Ref<'a, LockedAxes>>,
     ),
-    (Option<&'a mut ExternalImpulse>, Has<Sleeping>),
+    (
+        Option<&'a mut ExternalImpulse>,
+        Has<Sleeping>,
+        Option<Ref<'a, Mass>>,
+    ),
 );
 
 /// Copies what the game changed into the world: a `Transform` other than the one the plugin
@@ -264,7 +268,7 @@ pub(crate) fn sync_changes(
             });
         }
     }
-    for (entity, body, kind, transform, mut poses, v, w, settings, (impulse, sleeping)) in
+    for (entity, body, kind, transform, mut poses, v, w, settings, (impulse, sleeping, mass)) in
         &mut bodies
     {
         let id = body.0;
@@ -314,6 +318,9 @@ pub(crate) fn sync_changes(
             report(world.set_fixed_rotation(id, l.rotation));
             report(world.set_locked_translation(id, l.translation_x, l.translation_y));
         }
+        if let Some(m) = mass.filter(|m| m.is_changed()) {
+            report(set_mass(world, id, Some(m.0)));
+        }
         let awake = world.body(id).is_some_and(|b| b.is_awake());
         if sleeping && awake && *kind == RigidBody::Dynamic {
             report(world.put_to_sleep(id));
@@ -324,6 +331,68 @@ pub(crate) fn sync_changes(
             report(world.apply_impulse_to_center(id, j.0));
             j.bypass_change_detection().0 = DVec2::ZERO;
         }
+    }
+}
+
+/// Gives body `id` the mass `mass` (kg) with its shapes' centre and their inertia scaled to it,
+/// or its shapes' own mass data for `None`. A refused mass leaves the body as it was.
+fn set_mass(world: &mut World, id: BodyId, mass: Option<f64>) -> Result<(), sweep2d::BodyError> {
+    let before = world.body(id).and_then(|b| b.mass_data());
+    world.set_mass_data(id, None)?;
+    let Some(mass) = mass else { return Ok(()) };
+    let Some(b) = world.body(id) else {
+        return Ok(());
+    };
+    let (m0, i0, center) = (b.mass(), b.inertia(), b.local_center_of_mass());
+    let data = sweep2d::MassData {
+        mass,
+        inertia: if m0 > 0.0 { i0 * mass / m0 } else { 0.0 },
+        center,
+    };
+    world.set_mass_data(id, Some(data)).inspect_err(|_| {
+        let _ = world.set_mass_data(id, before);
+    })
+}
+
+/// Bodies whose game removed a setting's component go back to its default: `Mass` to the
+/// densities', `Restitution` to 0 and `Friction` to 0.6, `CollisionLayers` to layer 1 seeing all,
+/// `GravityScale` to 1, `LockedAxes` to none.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn reset_removed(
+    mut mass: RemovedComponents<Mass>,
+    mut restitution: RemovedComponents<Restitution>,
+    mut friction: RemovedComponents<Friction>,
+    mut layers: RemovedComponents<CollisionLayers>,
+    mut gravity: RemovedComponents<GravityScale>,
+    mut locks: RemovedComponents<LockedAxes>,
+    materials: Query<(Option<&Friction>, Option<&Restitution>)>,
+    mut physics: ResMut<Physics>,
+) {
+    let (world, bodies) = physics.world_and_bodies();
+    let of = |e: Entity| bodies.get(&e).copied();
+    for id in mass.read().filter_map(of) {
+        let _ = set_mass(world, id, None);
+    }
+    let material: Vec<Entity> = restitution.read().chain(friction.read()).collect();
+    for e in material {
+        let Some(id) = of(e) else { continue };
+        let (f, r) = materials.get(e).unwrap_or((None, None));
+        let (f, r) = (f.copied().unwrap_or_default().0, r.map_or(0.0, |r| r.0));
+        for shape in world.shape_ids(id) {
+            let _ = world.set_shape_material(shape, f, r);
+        }
+    }
+    for id in layers.read().filter_map(of) {
+        for shape in world.shape_ids(id) {
+            let _ = world.set_filter(shape, CollisionLayers::default().filter());
+        }
+    }
+    for id in gravity.read().filter_map(of) {
+        let _ = world.set_gravity_scale(id, 1.0);
+    }
+    for id in locks.read().filter_map(of) {
+        let _ = world.set_fixed_rotation(id, false);
+        let _ = world.set_locked_translation(id, false, false);
     }
 }
 

@@ -547,3 +547,46 @@ fn a_resting_body_sleeps_and_an_impulse_wakes_it() {
         DVec2::ZERO
     );
 }
+
+#[test]
+fn mass_and_removed_settings() {
+    let mut app = app();
+    let b = ball(&mut app, 0.0, 0.0, 0.5);
+    app.world_mut()
+        .entity_mut(b)
+        .insert((Mass(10.0), GravityScale(0.0)));
+    app.update();
+    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let read = |app: &App| {
+        app.world().resource::<Physics>().read(|w| {
+            w.body(id)
+                .map(|b| (b.mass(), b.inertia(), b.gravity_scale()))
+                .unwrap()
+        })
+    };
+    // A 0.5 m disc of density 1: π/4 kg, inertia ½·m·r²; overridden to 10 kg, inertia scaled.
+    let (m, i, g) = read(&app);
+    assert!((m - 10.0).abs() < 1e-12);
+    assert!((i - 0.5 * 10.0 * 0.25).abs() < 1e-12, "{i}");
+    assert_eq!(g, 0.0);
+    // An impulse of 5 N·s gives 0.5 m/s.
+    app.world_mut()
+        .entity_mut(b)
+        .insert(ExternalImpulse(DVec2::new(5.0, 0.0)));
+    app.update();
+    let v = app.world().get::<LinearVelocity>(b).unwrap().0;
+    assert!((v.x - 0.5).abs() < 1e-12, "{v}");
+    // Removed, the settings go back to the densities' and the defaults.
+    app.world_mut()
+        .entity_mut(b)
+        .remove::<(Mass, GravityScale, Restitution)>();
+    app.update();
+    let (m, _, g) = read(&app);
+    assert!((m - std::f64::consts::PI * 0.25).abs() < 1e-12, "{m}");
+    assert_eq!(g, 1.0);
+    let r = app
+        .world()
+        .resource::<Physics>()
+        .read(|w| w.body(id).unwrap().restitution());
+    assert_eq!(r, 0.0);
+}
