@@ -129,6 +129,18 @@ pub struct Physics {
     pub(crate) bodies: HashMap<Entity, BodyId>,
     pub(crate) joints: HashMap<Entity, JointId>,
     pub(crate) joint_entities: HashMap<JointId, Entity>,
+    /// The shape each child entity's `Collider` became, with the change ticks of that `Collider`
+    /// and the child's `Transform` then (a newer one replaces the shape).
+    pub(crate) child_shapes: HashMap<
+        Entity,
+        (
+            sweep2d::ShapeId,
+            (
+                bevy_ecs::change_detection::Tick,
+                bevy_ecs::change_detection::Tick,
+            ),
+        ),
+    >,
     /// Joints the world refused, with the `Joint`'s change tick then (tried again once changed).
     pub(crate) refused_joints: HashMap<Entity, bevy_ecs::change_detection::Tick>,
 }
@@ -144,6 +156,7 @@ impl Physics {
             bodies: HashMap::new(),
             joints: HashMap::new(),
             joint_entities: HashMap::new(),
+            child_shapes: HashMap::new(),
             refused_joints: HashMap::new(),
         }
     }
@@ -220,6 +233,7 @@ impl Plugin for SweepPlugin {
                         systems::remove_bodies,
                         systems::retry_refused,
                         systems::create_bodies,
+                        systems::sync_child_colliders,
                         joints::create_joints,
                         systems::sync_changes,
                         systems::reset_removed,
@@ -246,6 +260,7 @@ impl Plugin for SweepPlugin {
                     systems::remove_bodies,
                     systems::retry_refused,
                     systems::create_bodies,
+                    systems::sync_child_colliders,
                     joints::create_joints,
                     systems::sync_changes,
                     systems::reset_removed,

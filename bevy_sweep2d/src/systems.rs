@@ -68,6 +68,78 @@ pub(crate) fn remove_bodies(
     }
 }
 
+/// A body's material and layer components, for its child colliders' shapes.
+type BodyMaterial<'a> = (
+    Option<&'a Density>,
+    Option<&'a Friction>,
+    Option<&'a Restitution>,
+    Option<&'a CollisionLayers>,
+    Has<Sensor>,
+);
+
+type ChildCollider<'a> = (
+    Entity,
+    Ref<'a, Collider>,
+    Ref<'a, Transform>,
+    &'a bevy_ecs::hierarchy::ChildOf,
+);
+
+/// Keeps the shapes of child entities in step with their `Collider`s after their body exists: a
+/// child `Collider` added (or moved to a new body) adds a shape placed by the child's
+/// `Transform`, a changed one (shape or `Transform`) replaces it, a removed one (or a despawned
+/// child) removes it. The shape takes the body's material and layers.
+pub(crate) fn sync_child_colliders(
+    mut removed: RemovedComponents<Collider>,
+    children: Query<ChildCollider<'_>, Without<RigidBody>>,
+    materials: Query<BodyMaterial<'_>>,
+    mut physics: ResMut<Physics>,
+    mut errors: MessageWriter<PhysicsError>,
+) {
+    for child in removed.read() {
+        if let Some((shape, _)) = physics.child_shapes.remove(&child) {
+            let _ = physics.world_mut().remove_shape(shape);
+        }
+    }
+    for (child, collider, offset, parent) in &children {
+        let Some(body) = physics.body(parent.parent()) else {
+            continue; // its body is not in the world yet: created with it
+        };
+        let ticks = (collider.last_changed(), offset.last_changed());
+        let known = physics.child_shapes.get(&child).copied();
+        if known.is_some_and(|(shape, at)| shape.body() == body && at == ticks) {
+            continue; // in the world as it is now
+        }
+        let world = physics.world_mut();
+        if let Some((old, _)) = known {
+            let _ = world.remove_shape(old);
+        }
+        let (density, friction, restitution, layers, sensor) = materials
+            .get(parent.parent())
+            .unwrap_or((None, None, None, None, false));
+        let def = ShapeDef {
+            shape: collider.0.clone(),
+            offset: engine_pose(pose_of(&offset)),
+            density: density.copied().unwrap_or_default().0,
+            friction: friction.copied().unwrap_or_default().0,
+            restitution: restitution.copied().unwrap_or_default().0,
+            filter: layers.copied().unwrap_or_default().filter(),
+            sensor,
+        };
+        match world.add_shape(body, def) {
+            Ok(shape) => {
+                physics.child_shapes.insert(child, (shape, ticks));
+            }
+            Err(e) => {
+                physics.child_shapes.remove(&child);
+                errors.write(PhysicsError {
+                    entity: Some(child),
+                    message: e.to_string(),
+                });
+            }
+        }
+    }
+}
+
 /// Marks an entity whose body the world refused, so it is not tried again every frame; a change
 /// to its `RigidBody`, `Collider`, `Density`, `LinearVelocity` or `Transform` tries again.
 #[derive(Component)]
@@ -140,11 +212,12 @@ type NewBody<'a> = (
 /// and adds nothing.
 pub(crate) fn create_bodies(
     new: Query<NewBody<'_>, (Without<PhysicsBody>, Without<Refused>)>,
-    child_colliders: Query<(&Collider, &Transform)>,
+    child_colliders: Query<(Ref<Collider>, Ref<Transform>)>,
     mut physics: ResMut<Physics>,
     mut errors: MessageWriter<PhysicsError>,
     mut commands: Commands,
 ) {
+    let mut child_shapes = Vec::new();
     for (entity, kind, collider, transform, v, w, material, (gravity, locks, sleeping, children)) in
         &new
     {
@@ -195,21 +268,27 @@ pub(crate) fn create_bodies(
             };
             let extra = ShapeDef {
                 shape: shape.0.clone(),
-                offset: engine_pose(pose_of(offset)),
+                offset: engine_pose(pose_of(&offset)),
                 density: m.density,
                 friction: m.friction,
                 restitution: m.restitution,
                 filter: m.filter,
                 sensor: m.sensor,
             };
-            if let Err(e) = world.add_shape(id, extra) {
-                errors.write(PhysicsError {
-                    entity: Some(*child),
-                    message: e.to_string(),
-                });
+            match world.add_shape(id, extra) {
+                Ok(s) => {
+                    child_shapes.push((*child, (s, (shape.last_changed(), offset.last_changed()))))
+                }
+                Err(e) => {
+                    errors.write(PhysicsError {
+                        entity: Some(*child),
+                        message: e.to_string(),
+                    });
+                }
             }
         }
         let (pose, _, _) = body_state(world, id).unwrap_or((pose, v.0, w.0));
+        physics.child_shapes.extend(child_shapes.drain(..));
         physics.entities.insert(id, entity);
         physics.bodies.insert(entity, id);
         commands.entity(entity).remove::<Refused>().insert((

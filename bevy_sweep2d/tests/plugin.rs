@@ -649,3 +649,73 @@ fn the_plugin_world_steps_bit_identical_to_the_bare_world() {
     }
     assert_eq!(hash, bare.state_hash(), "after {steps} steps");
 }
+
+#[test]
+fn child_colliders_add_move_and_remove_shapes() {
+    let mut app = app();
+    let body = ball(&mut app, 0.0, 0.0, 0.5);
+    app.update();
+    let id = app.world().get::<PhysicsBody>(body).unwrap().0;
+    let read = |app: &App| {
+        app.world().resource::<Physics>().read(|w| {
+            let b = w.body(id).unwrap();
+            (b.mass(), b.local_center_of_mass(), b.shapes().len())
+        })
+    };
+    let disc = std::f64::consts::PI * 0.25;
+    assert_eq!(read(&app).2, 1);
+    // A 1 m × 1 m box as a child, 2 m to the right: one more shape, 1 kg more, the centre moved.
+    let child = app
+        .world_mut()
+        .spawn((
+            Collider(Shape::rectangle(0.5, 0.5).unwrap()),
+            Transform::from_xyz(2.0, 0.0, 0.0),
+            bevy_ecs::hierarchy::ChildOf(body),
+        ))
+        .id();
+    app.update();
+    let (m, c, n) = read(&app);
+    assert_eq!(n, 2);
+    assert!((m - (disc + 1.0)).abs() < 1e-12, "{m}");
+    assert!((c.x - 2.0 / (disc + 1.0)).abs() < 1e-12, "{c}");
+    // Moved to 4 m: the shape follows.
+    app.world_mut()
+        .get_mut::<Transform>(child)
+        .unwrap()
+        .translation
+        .x = 4.0;
+    app.update();
+    let (_, c, n) = read(&app);
+    assert_eq!(n, 2);
+    assert!((c.x - 4.0 / (disc + 1.0)).abs() < 1e-12, "{c}");
+    // Removed: back to the disc alone.
+    app.world_mut().entity_mut(child).remove::<Collider>();
+    app.update();
+    let (m, c, n) = read(&app);
+    assert_eq!(n, 1);
+    assert!((m - disc).abs() < 1e-12 && c.x.abs() < 1e-12);
+
+    // A body spawned with a child collider gets both shapes at once, and keeps them.
+    let other = ball(&mut app, 10.0, 0.0, 0.5);
+    app.world_mut().spawn((
+        Collider(Shape::rectangle(0.5, 0.5).unwrap()),
+        Transform::from_xyz(2.0, 0.0, 0.0),
+        bevy_ecs::hierarchy::ChildOf(other),
+    ));
+    for _ in 0..3 {
+        app.update();
+    }
+    let oid = app.world().get::<PhysicsBody>(other).unwrap().0;
+    let shapes = app.world().resource::<Physics>().read(|w| {
+        w.body(oid)
+            .unwrap()
+            .shapes()
+            .map(|(k, _)| k)
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(
+        shapes,
+        vec![0, 1],
+        "created once with its body, not replaced since"
+    );
+}
