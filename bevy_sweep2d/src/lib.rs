@@ -228,18 +228,7 @@ impl Plugin for SweepPlugin {
             .add_systems(
                 FixedPostUpdate,
                 (
-                    (
-                        joints::remove_joints,
-                        systems::remove_bodies,
-                        systems::retry_refused,
-                        systems::create_bodies,
-                        systems::sync_child_colliders,
-                        joints::create_joints,
-                        systems::sync_changes,
-                        systems::reset_removed,
-                    )
-                        .chain()
-                        .in_set(PhysicsSet::Sync),
+                    sync().in_set(PhysicsSet::Sync),
                     (
                         character::move_characters,
                         systems::apply_forces,
@@ -253,20 +242,21 @@ impl Plugin for SweepPlugin {
             // The same sync at the end of every frame, so what the game did this frame is in
             // the world even when no fixed step ran (queries see it); it compares with the
             // world's state, so running twice changes nothing twice.
-            .add_systems(
-                PostUpdate,
-                (
-                    joints::remove_joints,
-                    systems::remove_bodies,
-                    systems::retry_refused,
-                    systems::create_bodies,
-                    systems::sync_child_colliders,
-                    joints::create_joints,
-                    systems::sync_changes,
-                    systems::reset_removed,
-                    systems::interpolate,
-                )
-                    .chain(),
-            );
+            .add_systems(PostUpdate, (sync(), systems::interpolate).chain());
     }
+}
+
+/// The game's changes into the world, in order: removals, retries, additions, changes, resets.
+fn sync() -> bevy_ecs::schedule::ScheduleConfigs<bevy_ecs::system::ScheduleSystem> {
+    (
+        joints::remove_joints,
+        systems::remove_bodies,
+        systems::retry_refused,
+        systems::create_bodies,
+        systems::sync_child_colliders,
+        joints::create_joints,
+        systems::sync_changes,
+        systems::reset_removed,
+    )
+        .chain()
 }
