@@ -62,9 +62,9 @@ pub mod prelude {
         AngularVelocity, BodySlept, BodyWoke, CastHit, CharacterController, CharacterState,
         Collider, CollisionEnded, CollisionLayers, CollisionStarted, Density, ExternalForce,
         ExternalImpulse, Friction, Gravity, GravityScale, Impact, Joint, JointBroken,
-        LinearVelocity, LockedAxes, Mass, NoInterpolation, Physics, PhysicsBody, PhysicsError,
-        PhysicsJoint, PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered, SensorExited,
-        Sleeping, SpatialQuery, SpatialQueryFilter, SweepPlugin,
+        LinearVelocity, LockedAxes, Mass, NoInterpolation, Physics, PhysicsBody, PhysicsConfig,
+        PhysicsError, PhysicsJoint, PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered,
+        SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, SweepPlugin,
     };
     pub use bevy_math::DVec2;
     pub use sweep2d::Shape;
@@ -96,6 +96,13 @@ pub enum PhysicsSet {
     /// Poses, velocities, sleep states and messages come back.
     Writeback,
 }
+
+/// The world's other settings (`WorldConfig`: substeps, the continuous pass, contact and joint
+/// softness, restitution threshold, mixing rules, sleeping; `docs/simulation.md`), applied when
+/// changed. Its `gravity` and `dt` are ignored: they come from [`Gravity`] and `Time<Fixed>`. A
+/// refused value is a [`PhysicsError`] and leaves the world's settings as they were.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhysicsConfig(pub WorldConfig);
 
 /// Gravity (m/s², world frame). Default (0, −9.81).
 #[derive(Resource, Clone, Copy, Debug, PartialEq)]
@@ -212,6 +219,7 @@ impl Plugin for SweepPlugin {
         physics.checked_steps = self.checked_steps;
         app.insert_resource(physics)
             .insert_resource(Gravity(self.config.gravity))
+            .insert_resource(PhysicsConfig(self.config))
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<Impact>()

@@ -331,20 +331,27 @@ type Synced<'a> = (
 pub(crate) fn sync_changes(
     mut bodies: Query<Synced<'_>>,
     gravity: Res<Gravity>,
+    settings: Res<crate::PhysicsConfig>,
+    mut refused: Local<Option<sweep2d::WorldConfig>>,
     mut physics: ResMut<Physics>,
     mut errors: MessageWriter<PhysicsError>,
 ) {
     let world = physics.world_mut();
-    if world.config().gravity != gravity.0 {
-        let config = sweep2d::WorldConfig {
-            gravity: gravity.0,
-            ..*world.config()
-        };
-        if let Err(e) = world.set_config(config) {
-            errors.write(PhysicsError {
-                entity: None,
-                message: e.to_string(),
-            });
+    let wanted = sweep2d::WorldConfig {
+        gravity: gravity.0,
+        dt: world.config().dt,
+        ..settings.0
+    };
+    if *world.config() != wanted && *refused != Some(wanted) {
+        match world.set_config(wanted) {
+            Ok(()) => *refused = None,
+            Err(e) => {
+                *refused = Some(wanted); // reported once, until the settings change again
+                errors.write(PhysicsError {
+                    entity: None,
+                    message: e.to_string(),
+                });
+            }
         }
     }
     for (entity, body, kind, transform, mut poses, v, w, settings, (impulse, sleeping, mass)) in

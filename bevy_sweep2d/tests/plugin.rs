@@ -719,3 +719,45 @@ fn child_colliders_add_move_and_remove_shapes() {
         "created once with its body, not replaced since"
     );
 }
+
+#[test]
+fn world_settings_follow_the_config_resource() {
+    let mut app = app();
+    ball(&mut app, 0.0, 0.0, 0.1);
+    app.update();
+    app.world_mut().resource_mut::<PhysicsConfig>().0.substeps = 8;
+    app.world_mut().resource_mut::<PhysicsConfig>().0.sleep = false;
+    app.update();
+    let (substeps, sleep, g) = app
+        .world()
+        .resource::<Physics>()
+        .read(|w| (w.config().substeps, w.config().sleep, w.config().gravity));
+    assert_eq!(
+        (substeps, sleep, g),
+        (8, false, DVec2::ZERO),
+        "gravity still the resource's"
+    );
+    app.world_mut().resource_mut::<PhysicsConfig>().0.substeps = 0;
+    for _ in 0..3 {
+        app.update();
+    }
+    let seen = app.world().resource::<Seen>();
+    assert!(
+        !seen.errors.is_empty() && seen.errors.len() <= 2,
+        "{:?}",
+        seen.errors
+    );
+    assert!(
+        seen.errors[0].message.contains("substeps"),
+        "{}",
+        seen.errors[0].message
+    );
+    let substeps = app
+        .world()
+        .resource::<Physics>()
+        .read(|w| w.config().substeps);
+    assert_eq!(
+        substeps, 8,
+        "the refused settings left the world's as they were"
+    );
+}
