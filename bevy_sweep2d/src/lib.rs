@@ -136,6 +136,10 @@ pub struct Physics {
     pub(crate) bodies: HashMap<Entity, BodyId>,
     pub(crate) joints: HashMap<Entity, JointId>,
     pub(crate) joint_entities: HashMap<JointId, Entity>,
+    /// Each body entity's own shape, with its `Collider`'s change tick and whether it was a
+    /// sensor then (a newer `Collider` or a `Sensor` added or removed remakes it).
+    pub(crate) own_shapes:
+        HashMap<Entity, (sweep2d::ShapeId, bevy_ecs::change_detection::Tick, bool)>,
     /// The shape each child entity's `Collider` became, with the change ticks of that `Collider`
     /// and the child's `Transform` then (a newer one replaces the shape).
     pub(crate) child_shapes: HashMap<
@@ -164,6 +168,7 @@ impl Physics {
             joints: HashMap::new(),
             joint_entities: HashMap::new(),
             child_shapes: HashMap::new(),
+            own_shapes: HashMap::new(),
             refused_joints: HashMap::new(),
         }
     }
@@ -261,6 +266,7 @@ fn sync() -> bevy_ecs::schedule::ScheduleConfigs<bevy_ecs::system::ScheduleSyste
         systems::remove_bodies,
         systems::retry_refused,
         systems::create_bodies,
+        systems::sync_body_shapes,
         systems::sync_child_colliders,
         joints::create_joints,
         systems::sync_changes,

@@ -61,6 +61,7 @@ pub(crate) fn remove_bodies(
             continue;
         };
         physics.entities.remove(&id);
+        physics.own_shapes.remove(&entity);
         let _ = physics.world_mut().remove_body(id);
         if let Ok(mut e) = commands.get_entity(entity) {
             e.try_remove::<(PhysicsBody, StepPoses)>();
@@ -140,6 +141,73 @@ pub(crate) fn sync_child_colliders(
     }
 }
 
+type BodyShape<'a> = (
+    Entity,
+    &'a PhysicsBody,
+    Ref<'a, Collider>,
+    Has<Sensor>,
+    Option<&'a Children>,
+);
+
+/// A body's own shape follows its `Collider` after the body exists, and every shape of the body
+/// its `Sensor`: a changed `Collider` replaces the shape (same material and layers); a `Sensor`
+/// added or removed remakes the body's shapes with the flag (its child colliders' shapes are
+/// remade by [`sync_child_colliders`], which runs next). A refused shape leaves the old one.
+pub(crate) fn sync_body_shapes(
+    bodies: Query<BodyShape<'_>>,
+    materials: Query<BodyMaterial<'_>>,
+    mut physics: ResMut<Physics>,
+    mut errors: MessageWriter<PhysicsError>,
+) {
+    for (entity, body, collider, sensor, children) in &bodies {
+        let Some(&(old, tick, was_sensor)) = physics.own_shapes.get(&entity) else {
+            continue;
+        };
+        if collider.last_changed() == tick && sensor == was_sensor {
+            continue;
+        }
+        let (density, friction, restitution, layers, _) = materials
+            .get(entity)
+            .unwrap_or((None, None, None, None, false));
+        let def = ShapeDef {
+            shape: collider.0.clone(),
+            offset: sweep2d::Transform::IDENTITY,
+            density: density.copied().unwrap_or_default().0,
+            friction: friction.copied().unwrap_or_default().0,
+            restitution: restitution.copied().unwrap_or_default().0,
+            filter: layers.copied().unwrap_or_default().filter(),
+            sensor,
+        };
+        // The new shape first, so the body always has one.
+        let world = physics.world_mut();
+        match world.add_shape(body.0, def) {
+            Ok(new) => {
+                let _ = world.remove_shape(old);
+                physics
+                    .own_shapes
+                    .insert(entity, (new, collider.last_changed(), sensor));
+            }
+            Err(e) => {
+                physics
+                    .own_shapes
+                    .insert(entity, (old, collider.last_changed(), sensor));
+                errors.write(PhysicsError {
+                    entity: Some(entity),
+                    message: e.to_string(),
+                });
+                continue;
+            }
+        }
+        if sensor != was_sensor {
+            for child in children.into_iter().flatten() {
+                if let Some((shape, _)) = physics.child_shapes.remove(child) {
+                    let _ = physics.world_mut().remove_shape(shape);
+                }
+            }
+        }
+    }
+}
+
 /// Marks an entity whose body the world refused, so it is not tried again every frame; a change
 /// to its `RigidBody`, `Collider`, `Density`, `LinearVelocity` or `Transform` tries again.
 #[derive(Component)]
@@ -187,7 +255,7 @@ struct Material {
 type NewBody<'a> = (
     Entity,
     &'a RigidBody,
-    &'a Collider,
+    Ref<'a, Collider>,
     &'a Transform,
     &'a LinearVelocity,
     &'a AngularVelocity,
@@ -288,6 +356,10 @@ pub(crate) fn create_bodies(
             }
         }
         let (pose, _, _) = body_state(world, id).unwrap_or((pose, v.0, w.0));
+        if let Some(&own) = world.shape_ids(id).first() {
+            let own = (own, collider.last_changed(), m.sensor);
+            physics.own_shapes.insert(entity, own);
+        }
         physics.child_shapes.extend(child_shapes.drain(..));
         physics.entities.insert(id, entity);
         physics.bodies.insert(entity, id);

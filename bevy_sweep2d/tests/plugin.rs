@@ -761,3 +761,59 @@ fn world_settings_follow_the_config_resource() {
         "the refused settings left the world's as they were"
     );
 }
+
+#[test]
+fn changing_a_body_collider_or_sensor_remakes_its_shapes() {
+    let mut app = app();
+    let b = ball(&mut app, 0.0, 0.0, 0.1);
+    app.update();
+    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let mass = |app: &App| {
+        app.world()
+            .resource::<Physics>()
+            .read(|w| w.body(id).unwrap().mass())
+    };
+    assert!((mass(&app) - std::f64::consts::PI * 0.01).abs() < 1e-12);
+    app.world_mut().get_mut::<Collider>(b).unwrap().0 = Shape::circle(0.5).unwrap();
+    app.update();
+    assert!(
+        (mass(&app) - std::f64::consts::PI * 0.25).abs() < 1e-12,
+        "{}",
+        mass(&app)
+    );
+    let shapes = app
+        .world()
+        .resource::<Physics>()
+        .read(|w| w.shape_ids(id).len());
+    assert_eq!(shapes, 1);
+
+    // A wall made a sensor lets a ball through; made solid again, it stops the next one.
+    let w = wall(&mut app, 3.0);
+    app.update();
+    app.world_mut().entity_mut(w).insert(Sensor);
+    let ghost = ball(&mut app, 0.0, 2.0 * 60.0, 0.05);
+    app.world_mut()
+        .entity_mut(ghost)
+        .insert(Transform::from_xyz(0.0, 1.5, 0.0));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(
+        x_of(&app, ghost) > 3.1,
+        "through the sensor wall: {}",
+        x_of(&app, ghost)
+    );
+    app.world_mut().entity_mut(w).remove::<Sensor>();
+    let bullet = ball(&mut app, 0.0, 2.0 * 60.0, 0.05);
+    app.world_mut()
+        .entity_mut(bullet)
+        .insert(Transform::from_xyz(0.0, -1.5, 0.0));
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(
+        x_of(&app, bullet) < 3.0,
+        "stopped by the solid wall: {}",
+        x_of(&app, bullet)
+    );
+}
