@@ -141,6 +141,9 @@ pub(crate) fn sync_child_colliders(
     }
 }
 
+/// A body whose `Collider` or `Sensor` changed (or was added).
+type ShapeChanged = Or<(Changed<Collider>, Changed<Sensor>)>;
+
 type BodyShape<'a> = (
     Entity,
     &'a PhysicsBody,
@@ -154,12 +157,20 @@ type BodyShape<'a> = (
 /// added or removed remakes the body's shapes with the flag (its child colliders' shapes are
 /// remade by [`sync_child_colliders`], which runs next). A refused shape leaves the old one.
 pub(crate) fn sync_body_shapes(
-    bodies: Query<BodyShape<'_>>,
+    changed: Query<BodyShape<'_>, ShapeChanged>,
+    mut unsensed: RemovedComponents<Sensor>,
+    all: Query<BodyShape<'_>>,
     materials: Query<BodyMaterial<'_>>,
     mut physics: ResMut<Physics>,
     mut errors: MessageWriter<PhysicsError>,
 ) {
-    for (entity, body, collider, sensor, children) in &bodies {
+    // Only bodies whose `Collider` or `Sensor` changed or lost its `Sensor` (the ticks kept in
+    // `own_shapes` make a change seen by both schedules' runs count once).
+    let lost: Vec<Entity> = unsensed.read().collect();
+    let bodies = changed
+        .iter()
+        .chain(lost.iter().filter_map(|e| all.get(*e).ok()));
+    for (entity, body, collider, sensor, children) in bodies {
         let Some(&(old, tick, was_sensor)) = physics.own_shapes.get(&entity) else {
             continue;
         };
