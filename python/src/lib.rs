@@ -366,10 +366,8 @@ struct Frames {
     angles: Vec<f64>,
     velocities: Vec<f64>,
     angular_velocities: Vec<f64>,
-    /// Impact columns: step, fraction of the step, time, body a, body b, point x, y, normal x,
-    /// y, speed, impulse.
-    impacts: [Vec<f64>; 11],
-    /// Every event of the run, as `events.csv` has them.
+    /// Every event of the run, as `events.csv` has them (the package takes the impacts from
+    /// them).
     events: Vec<EventRecord>,
 }
 
@@ -393,28 +391,6 @@ impl Frames {
             self.angles.push(a);
             self.velocities.extend([v.x, v.y]);
             self.angular_velocities.push(w);
-        }
-    }
-
-    fn impacts(&mut self, scene: &LoadedScene, index: &HashMap<BodyId, usize>) {
-        let of = |id: &BodyId| index.get(id).map_or(-1.0, |&i| i as f64);
-        for i in &scene.world.events().impacts {
-            let row = [
-                i.step as f64,
-                i.fraction,
-                i.time,
-                of(&i.body_a),
-                of(&i.body_b),
-                i.point.x,
-                i.point.y,
-                i.normal.x,
-                i.normal.y,
-                i.relative_speed,
-                i.impulse,
-            ];
-            for (column, value) in self.impacts.iter_mut().zip(row) {
-                column.push(value);
-            }
         }
     }
 }
@@ -592,7 +568,8 @@ impl PyWorld {
     }
 
     /// Steps `steps` times, recording every `record_every`-th step (and the start): a dict of
-    /// flat columns the package shapes into arrays (`sweep2d.Recording`).
+    /// flat columns (frames, and every event as `events.csv` has it) the package shapes into
+    /// arrays (`sweep2d.Recording`).
     #[pyo3(signature = (steps, record_every = 1))]
     fn _run<'py>(
         &self,
@@ -605,19 +582,12 @@ impl PyWorld {
         }
         let mut guard = self.lock();
         let scene = &mut *guard;
-        let index: HashMap<BodyId, usize> = scene
-            .bodies
-            .iter()
-            .enumerate()
-            .map(|(i, (id, _))| (*id, i))
-            .collect();
         let mut frames = Frames {
             time: Vec::new(),
             positions: Vec::new(),
             angles: Vec::new(),
             velocities: Vec::new(),
             angular_velocities: Vec::new(),
-            impacts: Default::default(),
             events: Vec::new(),
         };
         let outcome = py.detach(|| {
@@ -634,7 +604,6 @@ impl PyWorld {
             .map_err(io)?;
             for k in 1..=steps {
                 scene.step(None).map_err(|e| e.to_string())?;
-                frames.impacts(scene, &index);
                 frames
                     .events
                     .extend(sweep2d::analysis::record::events_of(&scene.world));
@@ -656,15 +625,6 @@ impl PyWorld {
             "angular_velocities",
             PyArray1::from_vec(py, frames.angular_velocities),
         )?;
-        let columns = [
-            "step", "fraction", "time", "body_a", "body_b", "x", "y", "nx", "ny", "speed",
-            "impulse",
-        ];
-        let impacts = PyDict::new(py);
-        for (name, column) in columns.into_iter().zip(frames.impacts) {
-            impacts.set_item(name, PyArray1::from_vec(py, column))?;
-        }
-        d.set_item("impacts", impacts)?;
         d.set_item("events", event_columns(py, scene, &frames.events)?)?;
         d.set_item("html", html)?;
         let names: Vec<String> = scene.bodies.iter().map(|(_, n)| n.clone()).collect();

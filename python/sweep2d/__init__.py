@@ -321,13 +321,6 @@ class World:
         names = list(raw["names"])
         n = len(names)
         t = len(raw["time"])
-        columns = raw["impacts"]
-        impacts = np.zeros(
-            len(columns["time"]),
-            dtype=[(f, "i8" if f in ("step", "body_a", "body_b") else "f8") for f in _IMPACT_FIELDS],
-        )
-        for f in _IMPACT_FIELDS:
-            impacts[f] = columns[f]
         raw_events = raw["events"]
         events = np.zeros(
             len(raw_events["time"]),
@@ -335,6 +328,9 @@ class World:
         )
         for f in _EVENT_FIELDS:
             events[f] = raw_events[f]
+        # The impacts are the events of kind "impact", packed into their own fields.
+        packed = [(f, events.dtype[f]) for f in _IMPACT_FIELDS]
+        impacts = events[events["kind"] == "impact"][_IMPACT_FIELDS].astype(packed)
         return Recording(
             time=np.asarray(raw["time"]),
             positions=np.asarray(raw["positions"]).reshape(t, n, 2),
