@@ -2,12 +2,13 @@
 //! world's shapes, as `sweep2d::CharacterMover` does them (method and guarantees in
 //! `docs/character.md`). Bodies are named by their index in the scene's `bodies` list.
 
-use crate::{index_of, shape_from, PyWorld};
+use crate::{shape_from, PyWorld};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::HashMap;
-use sweep2d::{BodyId, CharacterMover, MoveResult, QueryFilter, Surface, Transform, Vec2};
+use sweep2d::analysis::scene::LoadedScene;
+use sweep2d::{BodyId, CharacterMover, MoveResult, QueryFilter, Surface, Vec2};
 
 /// A character mover: its shape (scene-file form: circle, capsule or convex polygon) and
 /// settings, each checked when set (`docs/character.md` lists their ranges and defaults).
@@ -20,16 +21,12 @@ pub(crate) struct Mover {
 #[pyclass(module = "sweep2d._native", name = "MoveResult", frozen)]
 pub(crate) struct Moved {
     result: MoveResult,
-    /// Body ids of the world the move was made in, to name bodies by their scene index.
+    /// The scene index of each body the move met.
     index: HashMap<BodyId, usize>,
 }
 
 fn refused(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
-}
-
-fn pose(position: (f64, f64), angle: f64) -> PyResult<Transform> {
-    crate::pose(position, angle)
 }
 
 /// The filter for a move: every solid shape except body `exclude`'s (the character's own).
@@ -127,8 +124,7 @@ impl Mover {
     ) -> PyResult<Moved> {
         let scene = world.lock();
         let filter = filter(&scene, exclude)?;
-        let index = index_of(&scene);
-        let start = pose(position, angle)?;
+        let start = crate::pose(position, angle)?;
         let desired = Vec2::new(desired.0, desired.1);
         let mut failure: Option<PyErr> = None;
         let result = match &accept {
@@ -140,8 +136,9 @@ impl Mover {
                     if failure.is_some() {
                         return true;
                     }
+                    let one = indices(&scene, [c.body]);
                     let answer =
-                        collision(f.py(), c, &index).and_then(|d| f.call1((d,))?.is_truthy());
+                        collision(f.py(), c, &one).and_then(|d| f.call1((d,))?.is_truthy());
                     answer.unwrap_or_else(|e| {
                         failure = Some(e);
                         true
@@ -154,10 +151,7 @@ impl Mover {
         if let Some(e) = failure {
             return Err(e);
         }
-        if let Some(e) = &result.error {
-            return Err(refused(e));
-        }
-        Ok(Moved { result, index })
+        Moved::of(&scene, result)
     }
 
     /// Carries the character with what it stood on in `last` (a `MoveResult`) over the world's
@@ -174,18 +168,14 @@ impl Mover {
     ) -> PyResult<Moved> {
         let scene = world.lock();
         let filter = filter(&scene, exclude)?;
-        let index = index_of(&scene);
-        let start = pose(position, angle)?;
+        let start = crate::pose(position, angle)?;
         let result = match &last.result.ground {
             Some(ground) => self.mover.ride(&scene.world, start, ground, &filter),
             None => self
                 .mover
                 .move_and_slide(&scene.world, start, Vec2::ZERO, &filter),
         };
-        if let Some(e) = &result.error {
-            return Err(refused(e));
-        }
-        Ok(Moved { result, index })
+        Moved::of(&scene, result)
     }
 
     /// Pushes the dynamic bodies `result`'s move ran into, as a body of the mover's `mass`
@@ -204,6 +194,31 @@ impl Mover {
                 Vec2::new(velocity.0, velocity.1),
             )
             .map_err(refused)
+    }
+}
+
+/// The scene indices of `ids` (bodies the move met: a few), found in one pass over the scene's
+/// bodies instead of an index of every body per call.
+fn indices(scene: &LoadedScene, ids: impl IntoIterator<Item = BodyId>) -> HashMap<BodyId, usize> {
+    let mut out: HashMap<BodyId, usize> = ids.into_iter().map(|id| (id, usize::MAX)).collect();
+    for (k, (id, _)) in scene.bodies.iter().enumerate() {
+        if let Some(slot) = out.get_mut(id) {
+            *slot = k;
+        }
+    }
+    out.retain(|_, k| *k != usize::MAX);
+    out
+}
+
+impl Moved {
+    /// The move's result, or the error of a refused move (nothing moved then).
+    fn of(scene: &LoadedScene, result: MoveResult) -> PyResult<Self> {
+        if let Some(e) = &result.error {
+            return Err(refused(e));
+        }
+        let met = result.collisions.iter().map(|c| c.body);
+        let index = indices(scene, met.chain(result.ground.map(|g| g.body)));
+        Ok(Self { result, index })
     }
 }
 
