@@ -63,7 +63,7 @@ pub(crate) fn move_characters(
     mut errors: MessageWriter<PhysicsError>,
 ) {
     let dt = time.timestep().as_secs_f64();
-    let (world, entity_of) = physics.world_and_entities();
+    let (world, entity_of, _) = physics.parts();
     for (entity, body, controller, mut state) in &mut characters {
         let Some(pose) = world.body(body.0).map(|b| b.transform()) else {
             continue;

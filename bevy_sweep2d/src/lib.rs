@@ -178,18 +178,17 @@ impl Physics {
         self.world.get_mut().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The world and the body → entity map, borrowed together.
-    pub(crate) fn world_and_entities(&mut self) -> (&mut World, &HashMap<BodyId, Entity>) {
+    /// The world and the two maps (body → entity, entity → body), borrowed together.
+    pub(crate) fn parts(
+        &mut self,
+    ) -> (
+        &mut World,
+        &HashMap<BodyId, Entity>,
+        &HashMap<Entity, BodyId>,
+    ) {
         (
             self.world.get_mut().unwrap_or_else(PoisonError::into_inner),
             &self.entities,
-        )
-    }
-
-    /// The world and the entity → body map, borrowed together.
-    pub(crate) fn world_and_bodies(&mut self) -> (&mut World, &HashMap<Entity, BodyId>) {
-        (
-            self.world.get_mut().unwrap_or_else(PoisonError::into_inner),
             &self.bodies,
         )
     }

@@ -537,7 +537,7 @@ pub(crate) fn reset_removed(
     materials: Query<(Option<&Friction>, Option<&Restitution>)>,
     mut physics: ResMut<Physics>,
 ) {
-    let (world, bodies) = physics.world_and_bodies();
+    let (world, _, bodies) = physics.parts();
     let of = |e: Entity| bodies.get(&e).copied();
     for id in mass.read().filter_map(of) {
         let _ = set_mass(world, id, None);
