@@ -264,8 +264,10 @@ fn update_pairs(
 }
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
-/// margin grows with how far its bodies may move this step (up to half the thinner one's extent,
-/// past which the pair is the continuous pass's), so the solver sees landings coming.
+/// margin grows with how far its bodies may close this step, whatever the speed, so the solver
+/// sees every meeting its start-of-step contacts can see and stops it at the surface; the
+/// continuous pass then checks, from the solver's motion, which pairs it cannot trust
+/// (`docs/continuous.md`, "Which pairs need a time of impact").
 fn narrow_phase(
     contacts: &mut ContactSet,
     bodies: &BodySet,
@@ -280,11 +282,8 @@ fn narrow_phase(
             // Both asleep (or one static): nothing moved, the manifold stands as it was.
             return (contact.touching, contact.touching);
         }
-        // Pairs that will close farther than the continuous pass trusts the solver with keep the
-        // plain speculative distance: they get a time of impact.
-        let closing = ba.predicted_relative_motion(bb, config.dt, config.gravity);
-        let trusted = 0.5 * ba.extent.min(bb.extent);
-        let margin = SPECULATIVE_DISTANCE + if closing <= trusted { closing } else { 0.0 };
+        let margin =
+            SPECULATIVE_DISTANCE + ba.predicted_relative_motion(bb, config.dt, config.gravity);
         contact.update(
             ba,
             bb,

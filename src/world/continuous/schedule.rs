@@ -180,11 +180,8 @@ impl ContinuousPass<'_> {
         let rest = 1.0 - t;
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (xa, xb) = (sa.pose_at(t), sb.pose_at(t));
-        let drift = |x: &crate::math::Transform, s: &Segment, body: &Body| Drift {
-            center: x.translation,
-            lin: s.lin * rest,
-            ang: s.ang * rest,
-            reach: body.reach,
+        let drift = |x: &crate::math::Transform, s: &Segment, body: &Body| {
+            Drift::new(x.translation, s.lin * rest, s.ang * rest, body.reach)
         };
         let (da, db) = (drift(&xa, sa, ba), drift(&xb, sb, bb));
         let contact =
