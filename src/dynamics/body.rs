@@ -743,6 +743,23 @@ impl Body {
         self.kind == BodyKind::Static || !self.awake
     }
 
+    /// The motion (world metres and radians, about the centre of mass, from the current pose) the
+    /// body makes over `horizon` seconds if nothing pushes it: its velocities plus one step of
+    /// `dt` seconds of gravity and the applied force and torque.
+    pub(crate) fn predicted_motion(
+        &self,
+        dt: Real,
+        horizon: Real,
+        gravity: Vec2,
+    ) -> crate::query::Motion {
+        let (a, alpha) = self.acceleration(gravity);
+        crate::query::Motion::new(
+            self.pose,
+            (self.linear_velocity + a * dt) * horizon,
+            (self.angular_velocity + alpha * dt) * horizon,
+        )
+    }
+
     /// A bound (metres) on how much any point of this body and any point of `other` close on each
     /// other in the next step of `dt` seconds if nothing pushes them: `|vA − vB|·dt +
     /// |aA − aB|·dt²` plus each body's `(|ω| + |α|·dt)·dt·reach`, with the accelerations from

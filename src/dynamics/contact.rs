@@ -16,8 +16,8 @@ use crate::dynamics::contact_math::MixingRule;
 use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
 use crate::query::{
-    for_each_piece_pair, gap_lower_bound, local_manifold, FeatureId, LocalManifold,
-    MAX_MANIFOLD_POINTS,
+    for_each_piece_pair, gap_lower_bound, local_manifold, time_of_impact_with, FeatureId,
+    LocalManifold, Motion, ToiOptions, MAX_MANIFOLD_POINTS,
 };
 
 /// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
@@ -270,6 +270,7 @@ impl PairContact {
         margin: Real,
         bounce_speed: Real,
         recycle_distance: Real,
+        predicted: Option<(&Motion, &Motion)>,
     ) -> (bool, bool) {
         self.margin = margin;
         // A pair that touched at the start of the last step, was the solver's then (not a bounce,
@@ -343,6 +344,9 @@ impl PairContact {
                 }
             },
         );
+        if let Some((ma, mb)) = predicted {
+            self.drop_missed_speculation(ba, ma, bb, mb);
+        }
         if self.manifolds.is_empty() && apart_moved.is_some_and(|m| m < STILL_APART_MOTION) {
             // Apart for a second update and nearly still: bound the gap, so that the next
             // updates can keep these empty manifolds (above).
@@ -359,6 +363,45 @@ impl PairContact {
         };
         self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
         (was, self.touching)
+    }
+
+    /// Drops the manifolds when every point is speculative (farther apart than the slop), the
+    /// bodies' predicted motions (`ma`, `mb`: what they do if nothing pushes them, over the step
+    /// and the one substep the solver's last pass looks ahead) close some point past its gap
+    /// along the normal (so the solver would push there), and those
+    /// motions never bring the bodies within the slop of each other: such points would only stop
+    /// a motion that misses (a ball passing a box's corner, stopped along the corner's normal: a *ghost*
+    /// collision). The time of impact decides (exact for translation, never late with rotation,
+    /// so a pair that may meet keeps its points). A pair the solver then pushes into each other
+    /// anyway has no points and is the continuous pass's (`docs/continuous.md`, "The speculative
+    /// margin").
+    fn drop_missed_speculation(&mut self, ba: &Body, ma: &Motion, bb: &Body, mb: &Motion) {
+        if self.manifolds.is_empty() || self.min_separation() <= LINEAR_SLOP {
+            return;
+        }
+        // Points the predicted motion does not close (to first order) stop nothing unless
+        // something else pushes the pair, which is what they are for: kept without a query.
+        let moved = |m: &Motion, r: Vec2| m.linear + m.angular * Vec2::new(-r.y, r.x);
+        let active = self.manifolds.iter().any(|m| {
+            m.points[..m.count].iter().any(|p| {
+                let closing = -(moved(mb, p.anchor_b) - moved(ma, p.anchor_a)).dot(m.normal);
+                closing > p.separation
+            })
+        });
+        if !active {
+            return;
+        }
+        let options = ToiOptions {
+            target_separation: LINEAR_SLOP,
+            ..ToiOptions::default()
+        };
+        let meets = match time_of_impact_with(&ba.com_shape, ma, &bb.com_shape, mb, &options) {
+            Ok(hit) => hit.is_some(),
+            Err(_) => true,
+        };
+        if !meets {
+            self.manifolds.clear();
+        }
     }
 
     /// When the last computation gave no manifold (the pair was apart) for the same shapes and
@@ -610,7 +653,7 @@ mod tests {
     fn fresh(ba: &Body, bb: &Body, margin: Real) -> bool {
         let mixing = WorldConfig::default().mixing();
         let mut c = PairContact::new(0, 1, PairFilter::All, mixing);
-        c.update(ba, bb, margin, 1.0, CONTACT_RECYCLE_DISTANCE);
+        c.update(ba, bb, margin, 1.0, CONTACT_RECYCLE_DISTANCE, None);
         c.has_points()
     }
 
@@ -653,7 +696,7 @@ mod tests {
             let mut c = PairContact::new(0, 1, PairFilter::All, mixing);
             let recycle = CONTACT_RECYCLE_DISTANCE;
             for _ in 0..2 {
-                c.update(&ground, &b, margin, 1.0, recycle);
+                c.update(&ground, &b, margin, 1.0, recycle, None);
                 assert!(!c.has_points());
             }
             let at = c.computed_at.expect("computed");
@@ -669,7 +712,7 @@ mod tests {
             for k in 1..=60 {
                 b.pose = Transform::new(Vec2::new(start - 0.001 * k as Real, 0.0), turn);
                 let before = c.computed_at.map(|a| a.relative.translation);
-                c.update(&ground, &b, margin, 1.0, recycle);
+                c.update(&ground, &b, margin, 1.0, recycle, None);
                 assert_eq!(
                     c.has_points(),
                     fresh(&ground, &b, margin),

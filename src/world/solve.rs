@@ -564,8 +564,8 @@ mod tests {
             let (ba, bb) = (moved.bodies.at(a), moved.bodies.at(b));
             let mut kept = contact.clone();
             let mut fresh = contact.clone();
-            kept.update(ba, bb, 0.02, 1.0, 0.05);
-            fresh.update(ba, bb, 0.02, 1.0, 0.0);
+            kept.update(ba, bb, 0.02, 1.0, 0.05, None);
+            fresh.update(ba, bb, 0.02, 1.0, 0.0, None);
             let (k, f) = (&kept.manifolds[0], &fresh.manifolds[0]);
             assert_eq!(k.count, f.count);
             let before = &contact.manifolds[0].points;

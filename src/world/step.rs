@@ -265,9 +265,10 @@ fn update_pairs(
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
 /// margin grows with how far its bodies may close this step, whatever the speed, so the solver
-/// sees every meeting its start-of-step contacts can see and stops it at the surface; the
-/// continuous pass then checks, from the solver's motion, which pairs it cannot trust
-/// (`docs/continuous.md`, "Which pairs need a time of impact").
+/// sees every meeting its start-of-step contacts can see and stops it at the surface; points of a
+/// pair whose predicted motions miss each other are dropped (no ghost collisions). The continuous
+/// pass then checks, from the solver's motion, which pairs it cannot trust (`docs/continuous.md`,
+/// "The speculative margin").
 fn narrow_phase(
     contacts: &mut ContactSet,
     bodies: &BodySet,
@@ -284,12 +285,21 @@ fn narrow_phase(
         }
         let margin =
             SPECULATIVE_DISTANCE + ba.predicted_relative_motion(bb, config.dt, config.gravity);
+        // The solver's last relaxing pass looks one substep past the step's end (it sets the
+        // velocities a next substep would start with), so its speculative points act on what
+        // the bodies would close over the step and one substep more.
+        let horizon = config.dt * (1.0 + 1.0 / config.substeps as Real);
+        let (ma, mb) = (
+            ba.predicted_motion(config.dt, horizon, config.gravity),
+            bb.predicted_motion(config.dt, horizon, config.gravity),
+        );
         contact.update(
             ba,
             bb,
             margin,
             config.restitution_threshold,
             config.contact_recycle_distance,
+            Some((&ma, &mb)),
         )
     };
     // Each contact's update is its own: with the `parallel` feature they share out over rayon's
