@@ -8,7 +8,10 @@
 //! projections on the axis). Fix the axis in body K's frame; the other body O's points then move
 //! along it, in K's frame, by at least `t·L − t²·Q` at step fraction `t` (the first-order term of
 //! the rotations plus a bound of the rest), so the projected gap stays above
-//! `g₀ + min(0, L) − Q` for the whole segment. Only the motion *along* the axis counts: a box
+//! `g₀ + min(0, L) − Q` for the whole segment. A second bound reads the exact projected gap `g₁`
+//! where the segments end and a bound `κ` of its second derivative: the gap stays above
+//! `min(g₀, g₁) − κ/8` (a function stays above its chord less `κ/8`), which charges a turn only
+//! at second order; the better bound is kept. Only the motion *along* the axis counts: a box
 //! carried round by a turning drum, or sliding along a floor, approaches nothing.
 
 use crate::math::{Real, Rot, Transform, Vec2};
