@@ -7,8 +7,11 @@ use crate::math::Vec2;
 
 /// Two bodies started touching: a manifold point within
 /// [`LINEAR_SLOP`](crate::constants::LINEAR_SLOP) at the start of a step, or a pair that was apart
-/// at the start (within the speculative distance) and pushed on each other in the solver, so it met
-/// during the step. Impacts found by the continuous pass are reported as [`Impact`]s.
+/// at the start (within its speculative margin, which grows with how fast the pair closes) and
+/// pushed on each other in the solver, so it met during the step: a fast body that does not bounce
+/// (restitution 0, or closing slower than the restitution threshold) and whose contact saw the
+/// meeting coming is stopped there by the solver. Impacts found by the continuous pass are
+/// reported as [`Impact`]s.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactBegin {
@@ -45,7 +48,9 @@ pub struct ContactEnd {
     pub time: Real,
 }
 
-/// An impact resolved inside a step by the continuous pass, at the moment the shapes met.
+/// An impact resolved inside a step by the continuous pass, at the moment the shapes met: every
+/// bounce, and every meeting the solver could not be trusted with (`docs/continuous.md`). A
+/// non-bouncing meeting the solver's speculative contact stopped is a [`ContactBegin`] instead.
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Impact {
