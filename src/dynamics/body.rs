@@ -247,6 +247,16 @@ pub struct Body {
     pub(crate) name: Option<String>,
 }
 
+/// What a body does over the next step if nothing pushes it, as the narrow phase predicts it: the
+/// step `dt` (seconds) whose gravity and applied force and torque act, the `horizon` (seconds) the
+/// velocities are carried over, and the world's `gravity` (m/s²).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Prediction {
+    pub dt: Real,
+    pub horizon: Real,
+    pub gravity: Vec2,
+}
+
 impl Body {
     /// The body's kind.
     #[must_use]
@@ -744,19 +754,14 @@ impl Body {
     }
 
     /// The motion (world metres and radians, about the centre of mass, from the current pose) the
-    /// body makes over `horizon` seconds if nothing pushes it: its velocities plus one step of
-    /// `dt` seconds of gravity and the applied force and torque.
-    pub(crate) fn predicted_motion(
-        &self,
-        dt: Real,
-        horizon: Real,
-        gravity: Vec2,
-    ) -> crate::query::Motion {
-        let (a, alpha) = self.acceleration(gravity);
+    /// body makes over `p.horizon` seconds if nothing pushes it: its velocities plus one step of
+    /// `p.dt` seconds of gravity and the applied force and torque.
+    pub(crate) fn predicted_motion(&self, p: &Prediction) -> crate::query::Motion {
+        let (a, alpha) = self.acceleration(p.gravity);
         crate::query::Motion::new(
             self.pose,
-            (self.linear_velocity + a * dt) * horizon,
-            (self.angular_velocity + alpha * dt) * horizon,
+            (self.linear_velocity + a * p.dt) * p.horizon,
+            (self.angular_velocity + alpha * p.dt) * p.horizon,
         )
     }
 

@@ -11,7 +11,7 @@
 use crate::constants::CONTACT_RECYCLE_COS_ANGLE;
 use crate::constants::{LINEAR_SLOP, SPECULATIVE_DISTANCE};
 use crate::dynamics::body::bodies_relative_velocity;
-use crate::dynamics::body::{Body, PairFilter};
+use crate::dynamics::body::{Body, PairFilter, Prediction};
 use crate::dynamics::contact_math::MixingRule;
 use crate::math::Vec2;
 use crate::math::{Real, Rot, Transform};
@@ -270,7 +270,7 @@ impl PairContact {
         margin: Real,
         bounce_speed: Real,
         recycle_distance: Real,
-        predicted: Option<(&Motion, &Motion)>,
+        predicted: Option<&Prediction>,
     ) -> (bool, bool) {
         self.margin = margin;
         // A pair that touched at the start of the last step, was the solver's then (not a bounce,
@@ -344,8 +344,8 @@ impl PairContact {
                 }
             },
         );
-        if let Some((ma, mb)) = predicted {
-            self.drop_missed_speculation(ba, ma, bb, mb);
+        if let Some(p) = predicted {
+            self.drop_missed_speculation(ba, bb, p);
         }
         if self.manifolds.is_empty() && apart_moved.is_some_and(|m| m < STILL_APART_MOTION) {
             // Apart for a second update and nearly still: bound the gap, so that the next
@@ -366,25 +366,25 @@ impl PairContact {
     }
 
     /// Drops the manifolds when every point is speculative (farther apart than the slop), the
-    /// bodies' predicted motions (`ma`, `mb`: what they do if nothing pushes them, over the step
-    /// and the one substep the solver's last pass looks ahead) close some point past its gap
-    /// along the normal (so the solver would push there), and those
-    /// motions never bring the bodies within the slop of each other: such points would only stop
-    /// a motion that misses (a ball passing a box's corner, stopped along the corner's normal: a *ghost*
-    /// collision). The time of impact decides (exact for translation, never late with rotation,
-    /// so a pair that may meet keeps its points). A pair the solver then pushes into each other
-    /// anyway has no points and is the continuous pass's (`docs/continuous.md`, "The speculative
-    /// margin").
-    fn drop_missed_speculation(&mut self, ba: &Body, ma: &Motion, bb: &Body, mb: &Motion) {
+    /// bodies' predicted motions (`p`: what they do if nothing pushes them, over this step and the
+    /// next) close some point past its gap along the
+    /// normal (so the solver would push there), and those motions never bring the bodies within
+    /// the slop of each other: such points would only stop a motion that misses (a ball passing a
+    /// box's corner, stopped along the corner's normal: a *ghost* collision). The time of impact
+    /// decides (exact for translation, never late with rotation, so a pair that may meet keeps its
+    /// points). A pair the solver then pushes into each other anyway has no points and is the
+    /// continuous pass's (`docs/continuous.md`, "The speculative margin").
+    fn drop_missed_speculation(&mut self, ba: &Body, bb: &Body, p: &Prediction) {
         if self.manifolds.is_empty() || self.min_separation() <= LINEAR_SLOP {
             return;
         }
+        let (ma, mb) = (ba.predicted_motion(p), bb.predicted_motion(p));
         // Points the predicted motion does not close (to first order) stop nothing unless
         // something else pushes the pair, which is what they are for: kept without a query.
         let moved = |m: &Motion, r: Vec2| m.linear + m.angular * Vec2::new(-r.y, r.x);
         let active = self.manifolds.iter().any(|m| {
             m.points[..m.count].iter().any(|p| {
-                let closing = -(moved(mb, p.anchor_b) - moved(ma, p.anchor_a)).dot(m.normal);
+                let closing = -(moved(&mb, p.anchor_b) - moved(&ma, p.anchor_a)).dot(m.normal);
                 closing > p.separation
             })
         });
@@ -395,7 +395,7 @@ impl PairContact {
             target_separation: LINEAR_SLOP,
             ..ToiOptions::default()
         };
-        let meets = match time_of_impact_with(&ba.com_shape, ma, &bb.com_shape, mb, &options) {
+        let meets = match time_of_impact_with(&ba.com_shape, &ma, &bb.com_shape, &mb, &options) {
             Ok(hit) => hit.is_some(),
             Err(_) => true,
         };

@@ -36,7 +36,7 @@ use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
 use crate::constants::SPECULATIVE_DISTANCE;
-use crate::dynamics::body::PairFilter;
+use crate::dynamics::body::{PairFilter, Prediction};
 use crate::dynamics::contact::PairContact;
 use crate::math::{Real, Vec2};
 
@@ -277,6 +277,16 @@ fn narrow_phase(
     clock: &Clock,
     buffers: &mut StepBuffers,
 ) {
+    // Speculative points are judged over this step and the next: the solver's last relaxing pass
+    // already looks a substep past the step's end (it sets the velocities a next substep would
+    // start with), and a pair whose motions meet early in the next step keeps its points (and
+    // their warm start) rather than losing them for one step. Points whose motions miss over both
+    // are ghosts.
+    let prediction = Prediction {
+        dt: config.dt,
+        horizon: 2.0 * config.dt,
+        gravity: config.gravity,
+    };
     let update = |contact: &mut PairContact| {
         let (ba, bb) = (bodies.at(contact.a), bodies.at(contact.b));
         if ba.is_resting() && bb.is_resting() {
@@ -285,21 +295,13 @@ fn narrow_phase(
         }
         let margin =
             SPECULATIVE_DISTANCE + ba.predicted_relative_motion(bb, config.dt, config.gravity);
-        // The solver's last relaxing pass looks one substep past the step's end (it sets the
-        // velocities a next substep would start with), so its speculative points act on what
-        // the bodies would close over the step and one substep more.
-        let horizon = config.dt * (1.0 + 1.0 / config.substeps as Real);
-        let (ma, mb) = (
-            ba.predicted_motion(config.dt, horizon, config.gravity),
-            bb.predicted_motion(config.dt, horizon, config.gravity),
-        );
         contact.update(
             ba,
             bb,
             margin,
             config.restitution_threshold,
             config.contact_recycle_distance,
-            Some((&ma, &mb)),
+            Some(&prediction),
         )
     };
     // Each contact's update is its own: with the `parallel` feature they share out over rayon's

@@ -63,8 +63,9 @@ pub(super) fn gap_change_floor(u: Vec2, k: &Drift, o: &Drift) -> Real {
     let (beta, alpha) = (k.ang, o.ang - k.ang);
     let quarter = |v: Vec2| Vec2::new(-v.y, v.x);
     let linear = u.dot(delta) - beta * u.dot(quarter(d)) - alpha.abs() * o.reach;
-    let quadratic =
-        0.5 * beta * beta * d.length() + beta.abs() * delta.length() + alpha * alpha * o.reach;
+    let quadratic = 0.5 * beta * beta * d.length()
+        + beta.abs() * delta.length()
+        + 0.5 * alpha * alpha * o.reach;
     linear.min(0.0) - quadratic
 }
 
