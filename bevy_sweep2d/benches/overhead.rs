@@ -117,6 +117,32 @@ fn plugin(steps: u32) -> (f64, u64, u64) {
     (ms, hash, count(&app))
 }
 
+/// Bevy's own frame with no physics: the same app (task pools, time, one fixed step per update,
+/// the plugin's messages registered) without the plugin, ms per update over `steps` updates. A
+/// game pays it with or without physics; it is reported beside the plugin's frame.
+fn empty_frame(steps: u32) -> f64 {
+    let config = *scenes::falling_mixed(1).world.config();
+    let mut app = App::new();
+    app.add_plugins((TaskPoolPlugin::default(), TimePlugin))
+        .insert_resource(Time::<Fixed>::from_seconds(config.dt))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .add_message::<Impact>()
+        .add_message::<CollisionStarted>()
+        .add_message::<CollisionEnded>()
+        .add_message::<SensorEntered>()
+        .add_message::<SensorExited>()
+        .add_message::<BodySlept>()
+        .add_message::<BodyWoke>()
+        .add_message::<JointBroken>()
+        .add_message::<PhysicsError>();
+    app.update();
+    let t = Instant::now();
+    for _ in 0..steps {
+        app.update();
+    }
+    t.elapsed().as_secs_f64() * 1e3 / f64::from(steps)
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -132,7 +158,7 @@ fn main() {
             .unwrap_or(default)
     };
     let (rounds, steps) = (arg("--rounds", 5), arg("--steps", 120));
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
     for r in 0..rounds {
         // The plugin's first update may take a step: the bare world runs the same total. The
         // order alternates between rounds.
@@ -150,17 +176,21 @@ fn main() {
             x.1, y.1,
             "the plugin's world ended as the bare world's, bit for bit"
         );
+        let z = empty_frame(steps);
         a.push(x.0);
         b.push(y.0);
+        c.push(z);
         println!(
-            "round {r}: bare {:.3} ms/step, plugin {:.3} ms/step",
+            "round {r}: bare {:.3} ms/step, plugin {:.3} ms/step, Bevy's empty frame {z:.3} ms",
             x.0, y.0
         );
     }
-    let (bare_ms, plugin_ms) = (median(a), median(b));
+    let (bare_ms, plugin_ms, empty_ms) = (median(a), median(b), median(c));
     println!(
         "falling_mixed(1000), {steps} steps from the start, median of {rounds}: bare world \
-         {bare_ms:.3} ms/step, plugin {plugin_ms:.3} ms/step, ratio {:.3} (target <= 1.25)",
-        plugin_ms / bare_ms
+         {bare_ms:.3} ms/step, plugin {plugin_ms:.3} ms/step, ratio {:.3} (target <= 1.25); \
+         Bevy's empty frame {empty_ms:.3} ms, so the plugin's own share {:.3}",
+        plugin_ms / bare_ms,
+        (plugin_ms - empty_ms) / bare_ms
     );
 }

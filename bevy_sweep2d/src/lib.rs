@@ -50,6 +50,7 @@ pub use systems::pose_of;
 
 use bevy_app::prelude::*;
 use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
 use bevy_math::DVec2;
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -63,8 +64,8 @@ pub mod prelude {
         Collider, CollisionEnded, CollisionLayers, CollisionStarted, Density, ExternalForce,
         ExternalImpulse, Friction, Gravity, GravityScale, Impact, Joint, JointBroken,
         LinearVelocity, LockedAxes, Mass, NoInterpolation, Physics, PhysicsBody, PhysicsConfig,
-        PhysicsError, PhysicsJoint, PhysicsSet, Restitution, RigidBody, Sensor, SensorEntered,
-        SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, SweepPlugin,
+        PhysicsError, PhysicsJoint, PhysicsSchedule, PhysicsSet, Restitution, RigidBody, Sensor,
+        SensorEntered, SensorExited, Sleeping, SpatialQuery, SpatialQueryFilter, SweepPlugin,
     };
     pub use bevy_math::DVec2;
     pub use sweep2d::Shape;
@@ -85,7 +86,8 @@ pub struct SweepPlugin {
 }
 
 /// The stages of one physics step in `FixedPostUpdate`, in order: the game's changes go into the
-/// world, the world steps, its results come back. Order game systems against them.
+/// world, the world steps, its results come back. Order game systems against them. Each holds one
+/// system that runs the [`PhysicsSchedule`] of the same name.
 #[derive(bevy_ecs::schedule::SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PhysicsSet {
     /// Bodies added, removed and changed by the game reach the world.
@@ -95,6 +97,25 @@ pub enum PhysicsSet {
     Step,
     /// Poses, velocities, sleep states and messages come back.
     Writeback,
+}
+
+/// The plugin's own schedules. Their systems form one chain that cannot run in parallel, so each
+/// schedule runs whole on the calling thread (single-threaded executor, as Avian's physics
+/// schedule does): handing each of the chain's systems to a pool thread cost a Bevy frame more
+/// than the systems' own work (`docs/bevy.md`, "Overhead"). Game systems order against
+/// [`PhysicsSet`] instead.
+#[derive(ScheduleLabel, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PhysicsSchedule {
+    /// The game's changes into the world: run in [`PhysicsSet::Sync`] before each step and in
+    /// `PostUpdate` once a frame (so queries see this frame's changes without waiting for a
+    /// step). It compares with the world's state, so running twice changes nothing twice.
+    Sync,
+    /// Characters, forces and the step ([`PhysicsSet::Step`]).
+    Step,
+    /// Poses, velocities, sleep states and messages back ([`PhysicsSet::Writeback`]).
+    Writeback,
+    /// `Transform`s interpolated between the last two step poses (`PostUpdate`, after `Sync`).
+    Interpolate,
 }
 
 /// The world's other settings (`WorldConfig`: substeps, the continuous pass, contact and joint
@@ -240,22 +261,47 @@ impl Plugin for SweepPlugin {
             .add_systems(
                 FixedPostUpdate,
                 (
-                    sync().in_set(PhysicsSet::Sync),
-                    (
-                        character::move_characters,
-                        systems::apply_forces,
-                        systems::step,
-                    )
-                        .chain()
-                        .in_set(PhysicsSet::Step),
-                    systems::write_back.in_set(PhysicsSet::Writeback),
+                    run(PhysicsSchedule::Sync).in_set(PhysicsSet::Sync),
+                    run(PhysicsSchedule::Step).in_set(PhysicsSet::Step),
+                    run(PhysicsSchedule::Writeback).in_set(PhysicsSet::Writeback),
                 ),
             )
-            // The same sync at the end of every frame, so what the game did this frame is in
-            // the world even when no fixed step ran (queries see it); it compares with the
-            // world's state, so running twice changes nothing twice.
-            .add_systems(PostUpdate, (sync(), systems::interpolate).chain());
+            .add_systems(
+                PostUpdate,
+                (
+                    run(PhysicsSchedule::Sync),
+                    run(PhysicsSchedule::Interpolate),
+                )
+                    .chain(),
+            );
+        for label in [
+            PhysicsSchedule::Sync,
+            PhysicsSchedule::Step,
+            PhysicsSchedule::Writeback,
+            PhysicsSchedule::Interpolate,
+        ] {
+            let mut schedule = Schedule::new(label);
+            schedule.set_executor(SingleThreadedExecutor::new());
+            app.add_schedule(schedule);
+        }
+        app.add_systems(PhysicsSchedule::Sync, sync())
+            .add_systems(
+                PhysicsSchedule::Step,
+                (
+                    character::move_characters,
+                    systems::apply_forces,
+                    systems::step,
+                )
+                    .chain(),
+            )
+            .add_systems(PhysicsSchedule::Writeback, systems::write_back)
+            .add_systems(PhysicsSchedule::Interpolate, systems::interpolate);
     }
+}
+
+/// An exclusive system that runs `label` whole on the calling thread.
+fn run(label: PhysicsSchedule) -> impl FnMut(&mut bevy_ecs::world::World) {
+    move |world| world.run_schedule(label)
 }
 
 /// The game's changes into the world, in order: removals, retries, additions, changes, resets.

@@ -449,10 +449,14 @@ pub(crate) fn sync_changes(
                 });
             }
         };
-        let Some((_, lv, av)) = body_state(world, id) else {
+        // One lookup for what the comparisons below need (no pose: its angle costs an atan2).
+        let Some((lv, av, engine_kind)) = world
+            .body(id)
+            .map(|b| (b.linear_velocity(), b.angular_velocity(), b.kind()))
+        else {
             continue;
         };
-        if kind.is_changed() && world.body(id).map(|b| b.kind()) != Some(kind.kind()) {
+        if kind.is_changed() && engine_kind != kind.kind() {
             report(world.set_body_kind(id, kind.kind()));
         }
         if *transform != poses.written {
