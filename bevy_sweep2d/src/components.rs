@@ -173,8 +173,9 @@ pub struct NoInterpolation;
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PhysicsBody(pub BodyId);
 
-/// The body's pose at the start and end of the last step (metres, radians, world frame) and the
-/// `Transform` the plugin last wrote, so a `Transform` the game writes is seen as a teleport.
+/// The body's pose at the start and end of the last step (metres, radians, world frame), the
+/// `Transform` the plugin last wrote (so a `Transform` the game writes is seen as a teleport) and
+/// the sleep state it last wrote (so a `Sleeping` the game adds or removes is seen).
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
 pub struct StepPoses {
     /// Position and angle before the last step.
@@ -183,4 +184,6 @@ pub struct StepPoses {
     pub current: (DVec2, f64),
     /// The `Transform` the plugin last wrote.
     pub written: Transform,
+    /// Whether the entity had [`Sleeping`] when the plugin last wrote or read it.
+    pub asleep: bool,
 }

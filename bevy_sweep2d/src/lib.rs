@@ -97,6 +97,9 @@ pub enum PhysicsSet {
     Step,
     /// Poses, velocities, sleep states and messages come back.
     Writeback,
+    /// In `PostUpdate`: the frame's changes reach the world and every moving body's `Transform`
+    /// is interpolated. Order a camera that follows a body after it.
+    Interpolation,
 }
 
 /// The plugin's own schedules. Their systems form one chain that cannot run in parallel, so each
@@ -245,6 +248,7 @@ impl Plugin for SweepPlugin {
         app.insert_resource(physics)
             .insert_resource(Gravity(self.config.gravity))
             .insert_resource(PhysicsConfig(self.config))
+            .init_resource::<systems::WriteTick>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<Impact>()
@@ -272,7 +276,8 @@ impl Plugin for SweepPlugin {
                     run(PhysicsSchedule::Sync),
                     run(PhysicsSchedule::Interpolate),
                 )
-                    .chain(),
+                    .chain()
+                    .in_set(PhysicsSet::Interpolation),
             );
         for label in [
             PhysicsSchedule::Sync,

@@ -380,6 +380,7 @@ pub(crate) fn create_bodies(
                 previous: pose,
                 current: pose,
                 written: *transform,
+                asleep: sleeping.is_some(),
             },
         ));
     }
@@ -391,8 +392,8 @@ type Synced<'a> = (
     Ref<'a, RigidBody>,
     &'a Transform,
     &'a mut StepPoses,
-    &'a LinearVelocity,
-    &'a AngularVelocity,
+    Ref<'a, LinearVelocity>,
+    Ref<'a, AngularVelocity>,
     (
         Option<Ref<'a, Friction>>,
         Option<Ref<'a, Restitution>>,
@@ -408,13 +409,16 @@ type Synced<'a> = (
 );
 
 /// Copies what the game changed into the world: a `Transform` other than the one the plugin
-/// wrote (a teleport), velocities other than the body's, the kind, materials, layers, gravity
-/// scale, locks and sleep; applies impulses (once: it zeroes them). A refused value is a
-/// [`PhysicsError`] and changes nothing.
+/// wrote (a teleport), velocities the game wrote (not the plugin's write-back: a velocity set on
+/// the world directly stays), the kind, materials, layers, gravity scale, locks and `Sleeping`
+/// added or removed; applies impulses (once: it zeroes them). A refused value is a
+/// [`PhysicsError`] and changes nothing. An entity the game did not touch since the last sync
+/// costs a few comparisons and no look-up in the world.
 pub(crate) fn sync_changes(
     mut bodies: Query<Synced<'_>>,
     gravity: Res<Gravity>,
     settings: Res<crate::PhysicsConfig>,
+    written: Res<WriteTick>,
     mut refused: Local<Option<sweep2d::WorldConfig>>,
     mut physics: ResMut<Physics>,
     mut errors: MessageWriter<PhysicsError>,
@@ -437,9 +441,29 @@ pub(crate) fn sync_changes(
             }
         }
     }
+    // Changed since this system last ran, and not by the write-back.
+    let by_game =
+        |tick: bevy_ecs::change_detection::Tick, changed: bool| changed && tick != written.0;
     for (entity, body, kind, transform, mut poses, v, w, settings, (impulse, sleeping, mass)) in
         &mut bodies
     {
+        let (friction, restitution, layers, gravity_scale, locks) = settings;
+        let velocity_set =
+            by_game(v.last_changed(), v.is_changed()) || by_game(w.last_changed(), w.is_changed());
+        let touched = kind.is_changed()
+            || *transform != poses.written
+            || velocity_set
+            || changed(&friction)
+            || changed(&restitution)
+            || changed(&layers)
+            || changed(&gravity_scale)
+            || changed(&locks)
+            || changed(&mass)
+            || sleeping != poses.asleep
+            || impulse.as_ref().is_some_and(|j| j.0 != DVec2::ZERO);
+        if !touched {
+            continue;
+        }
         let id = body.0;
         let mut report = |r: Result<(), sweep2d::BodyError>| {
             if let Err(e) = r {
@@ -449,7 +473,6 @@ pub(crate) fn sync_changes(
                 });
             }
         };
-        // One lookup for what the comparisons below need (no pose: its angle costs an atan2).
         let Some((lv, av, engine_kind)) = world
             .body(id)
             .map(|b| (b.linear_velocity(), b.angular_velocity(), b.kind()))
@@ -466,12 +489,10 @@ pub(crate) fn sync_changes(
             poses.current = to;
             poses.written = *transform;
         }
-        if (v.0, w.0) != (lv, av) && *kind != RigidBody::Static {
+        if velocity_set && (v.0, w.0) != (lv, av) && *kind != RigidBody::Static {
             report(world.set_velocity(id, v.0, w.0));
         }
-        let (friction, restitution, layers, gravity_scale, locks) = settings;
-        let material_changed = friction.as_ref().is_some_and(|c| c.is_changed())
-            || restitution.as_ref().is_some_and(|c| c.is_changed());
+        let material_changed = changed(&friction) || changed(&restitution);
         if material_changed {
             let f = friction.map_or(Friction::default().0, |f| f.0);
             let r = restitution.map_or(0.0, |r| r.0);
@@ -494,11 +515,15 @@ pub(crate) fn sync_changes(
         if let Some(m) = mass.filter(|m| m.is_changed()) {
             report(set_mass(world, id, Some(m.0)));
         }
-        let awake = world.body(id).is_some_and(|b| b.is_awake());
-        if sleeping && awake && *kind == RigidBody::Dynamic {
-            report(world.put_to_sleep(id));
-        } else if !sleeping && !awake && *kind == RigidBody::Dynamic {
-            report(world.wake(id));
+        // `Sleeping` added or removed by the game (the write-back's own are in `poses.asleep`).
+        if sleeping != poses.asleep {
+            poses.asleep = sleeping;
+            let awake = world.body(id).is_some_and(|b| b.is_awake());
+            if *kind == RigidBody::Dynamic && sleeping && awake {
+                report(world.put_to_sleep(id));
+            } else if *kind == RigidBody::Dynamic && !sleeping && !awake {
+                report(world.wake(id));
+            }
         }
         if let Some(mut j) = impulse.filter(|j| j.0 != DVec2::ZERO) {
             report(world.apply_impulse_to_center(id, j.0));
@@ -506,6 +531,16 @@ pub(crate) fn sync_changes(
         }
     }
 }
+
+/// Whether an optional component is there and changed since the system last ran.
+fn changed<T: Component>(c: &Option<Ref<'_, T>>) -> bool {
+    c.as_ref().is_some_and(|c| c.is_changed())
+}
+
+/// The change tick of the write-back's last run: a velocity component last changed then holds
+/// the world's own value, not a change by the game.
+#[derive(Resource, Default)]
+pub(crate) struct WriteTick(pub(crate) bevy_ecs::change_detection::Tick);
 
 /// Gives body `id` the mass `mass` (kg) with its shapes' centre and their inertia scaled to it,
 /// or its shapes' own mass data for `None`. A refused mass leaves the body as it was.
@@ -654,12 +689,18 @@ pub(crate) fn write_back(
     physics: Res<Physics>,
     mut out: StepMessages<'_>,
     mut commands: Commands,
+    ticks: bevy_ecs::system::SystemChangeTick,
+    mut written: ResMut<WriteTick>,
 ) {
+    written.0 = ticks.this_run();
     physics.read(|world| {
         for (entity, body, mut transform, mut poses, mut v, mut w, sleeping) in &mut bodies {
-            let Some((pose, lv, av)) = body_state(world, body.0) else {
+            let Some(b) = world.body(body.0) else {
                 continue;
             };
+            let x = b.transform();
+            let pose = (x.translation, x.angle());
+            let (lv, av, awake) = (b.linear_velocity(), b.angular_velocity(), b.is_awake());
             poses.previous = poses.current;
             poses.current = pose;
             let t = placed(&transform, pose);
@@ -673,7 +714,7 @@ pub(crate) fn write_back(
             if w.0 != av {
                 w.0 = av;
             }
-            let awake = world.body(body.0).is_some_and(|b| b.is_awake());
+            poses.asleep = !awake;
             if awake == sleeping {
                 if awake {
                     commands.entity(entity).remove::<Sleeping>();

@@ -409,6 +409,50 @@ fn interpolated_transforms_lie_between_the_two_step_poses() {
     assert!(poses.previous.1 < angle && angle < poses.current.1);
 }
 
+/// The `Transform` x a `PostUpdate` system saw, before and after the plugin's interpolation.
+#[derive(Resource, Default)]
+struct SeenX {
+    before: f32,
+    after: f32,
+}
+
+#[test]
+fn a_camera_ordered_after_interpolation_sees_the_drawn_pose() {
+    let mut app = app();
+    let b = ball(&mut app, 0.0, 6.0, 0.1);
+    app.world_mut().entity_mut(b).remove::<NoInterpolation>();
+    app.init_resource::<SeenX>().add_systems(
+        PostUpdate,
+        (
+            (move |q: Query<&Transform>, mut seen: ResMut<SeenX>| {
+                seen.before = q.get(b).unwrap().translation.x;
+            })
+            .before(PhysicsSet::Interpolation),
+            (move |q: Query<&Transform>, mut seen: ResMut<SeenX>| {
+                seen.after = q.get(b).unwrap().translation.x;
+            })
+            .after(PhysicsSet::Interpolation),
+        ),
+    );
+    app.update();
+    app.update();
+    let last_frame = app.world().get::<Transform>(b).unwrap().translation.x;
+    app.insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+        0.5 * DT,
+    )));
+    app.update();
+    let drawn = app.world().get::<Transform>(b).unwrap().translation.x;
+    let seen = app.world().resource::<SeenX>();
+    // Half a step on, the frame draws the ball 0.05 m further: a system before the set still
+    // sees the last frame's pose, one after it the pose this frame draws.
+    assert!(
+        (drawn - last_frame - 0.05).abs() < 1e-5,
+        "{last_frame} -> {drawn}"
+    );
+    assert_eq!(seen.before, last_frame);
+    assert_eq!(seen.after, drawn);
+}
+
 #[test]
 fn writing_a_transform_teleports_the_body() {
     let mut app = app();
@@ -815,5 +859,95 @@ fn changing_a_body_collider_or_sensor_remakes_its_shapes() {
         x_of(&app, bullet) < 3.0,
         "stopped by the solid wall: {}",
         x_of(&app, bullet)
+    );
+}
+
+/// A resting crate on the ground, stepped until it sleeps: the app and the crate's entity.
+fn sleeping_crate() -> (App, Entity) {
+    let mut app = app();
+    app.insert_resource(Gravity(DVec2::new(0.0, -9.81)));
+    app.world_mut().spawn((
+        RigidBody::Static,
+        Collider(Shape::rectangle(5.0, 0.5).unwrap()),
+        Transform::from_xyz(0.0, -0.5, 0.0),
+    ));
+    let crate_ = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider(Shape::rectangle(0.5, 0.5).unwrap()),
+            Transform::from_xyz(0.0, 0.5, 0.0),
+            Friction(0.0),
+            NoInterpolation,
+        ))
+        .id();
+    for _ in 0..120 {
+        app.update();
+    }
+    assert!(app.world().get::<Sleeping>(crate_).is_some());
+    (app, crate_)
+}
+
+#[test]
+fn a_velocity_given_to_a_sleeping_body_wakes_it() {
+    let (mut app, crate_) = sleeping_crate();
+    let x0 = x_of(&app, crate_);
+    app.world_mut().get_mut::<LinearVelocity>(crate_).unwrap().0 = DVec2::new(2.0, 0.0);
+    for _ in 0..10 {
+        app.update();
+    }
+    assert!(app.world().get::<Sleeping>(crate_).is_none());
+    // Frictionless: ten steps at 2 m/s.
+    let moved = x_of(&app, crate_) - x0;
+    let expected = 10.0 * step_of(&app) * 2.0;
+    assert!(
+        (moved - expected).abs() < 1e-4,
+        "{moved} against {expected}"
+    );
+}
+
+#[test]
+fn sleeping_is_put_and_taken_by_the_component() {
+    let (mut app, crate_) = sleeping_crate();
+    let id = app.world().get::<PhysicsBody>(crate_).unwrap().0;
+    let awake = |app: &App| {
+        app.world()
+            .resource::<Physics>()
+            .read(|w| w.body(id).unwrap().is_awake())
+    };
+    assert!(!awake(&app));
+    app.world_mut().entity_mut(crate_).remove::<Sleeping>();
+    app.update();
+    assert!(awake(&app));
+    app.world_mut().entity_mut(crate_).insert(Sleeping);
+    app.update();
+    assert!(!awake(&app));
+    assert!(app.world().get::<Sleeping>(crate_).is_some());
+}
+
+#[test]
+fn a_velocity_set_on_the_world_by_a_system_is_not_undone() {
+    // The world is the single source of truth between frames: a system that sets a velocity
+    // through `Physics` keeps it, and the stale `LinearVelocity` is not copied back over it.
+    let mut app = app();
+    let b = ball(&mut app, 0.0, 1.0, 0.5);
+    app.update();
+    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    app.add_systems(Update, move |mut physics: ResMut<Physics>| {
+        physics
+            .world_mut()
+            .set_velocity(id, DVec2::new(-3.0, 0.0), 0.0)
+            .unwrap();
+    });
+    // The system runs in `Update`, after this frame's step: the next frame's step uses it.
+    app.update();
+    let x0 = x_of(&app, b);
+    app.update();
+    let v = app.world().get::<LinearVelocity>(b).unwrap().0;
+    assert_eq!(v, DVec2::new(-3.0, 0.0));
+    let moved = x_of(&app, b) - x0;
+    assert!(
+        (moved + 3.0 * step_of(&app)).abs() < 1e-5,
+        "moved {moved}: the step ran at −3 m/s"
     );
 }
