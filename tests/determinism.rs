@@ -42,7 +42,7 @@ fn shipped(name: &str) -> World {
 
 /// The committed fingerprints: (scene, steps, state hash).
 const EXPECTED: [(&str, usize, u64); 7] = [
-    ("falling_mixed(300)", 240, 0x5dd7bcd38c74648d),
+    ("falling_mixed(300)", 240, 0xedaa74b0b0503d09),
     ("pyramid(20)", 240, 0xd0bf4cdc28546da2),
     ("hanging_chains(3, 10)", 240, 0x2bcfa1fcffd1b228),
     ("bullet_through_thin_walls.json", 120, 0x663923106d138703),
