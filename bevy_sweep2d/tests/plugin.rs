@@ -559,25 +559,7 @@ fn a_refused_component_is_a_message_and_adds_nothing() {
 
 #[test]
 fn a_resting_body_sleeps_and_an_impulse_wakes_it() {
-    let mut app = app();
-    app.insert_resource(Gravity(DVec2::new(0.0, -9.81)));
-    app.world_mut().spawn((
-        RigidBody::Static,
-        Collider(Shape::rectangle(5.0, 0.5).unwrap()),
-        Transform::from_xyz(0.0, -0.5, 0.0),
-    ));
-    let crate_ = app
-        .world_mut()
-        .spawn((
-            RigidBody::Dynamic,
-            Collider(Shape::rectangle(0.5, 0.5).unwrap()),
-            Transform::from_xyz(0.0, 0.5, 0.0),
-        ))
-        .id();
-    for _ in 0..120 {
-        app.update();
-    }
-    assert!(app.world().get::<Sleeping>(crate_).is_some());
+    let (mut app, crate_) = sleeping_crate();
     assert_eq!(app.world().resource::<Seen>().slept.len(), 1);
     app.world_mut()
         .entity_mut(crate_)
