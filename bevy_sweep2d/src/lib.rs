@@ -111,7 +111,8 @@ pub enum PhysicsSet {
 pub enum PhysicsSchedule {
     /// The game's changes into the world: run in [`PhysicsSet::Sync`] before each step and in
     /// `PostUpdate` once a frame (so queries see this frame's changes without waiting for a
-    /// step). It compares with the world's state, so running twice changes nothing twice.
+    /// step). It acts only on what the game changed since it last ran, so running twice changes
+    /// nothing twice.
     Sync,
     /// Characters, forces and the step ([`PhysicsSet::Step`]).
     Step,

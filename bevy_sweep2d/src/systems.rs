@@ -1,6 +1,7 @@
-//! The plugin's systems: the game's components into the world (compared with the world's own
-//! state, so a value the plugin wrote back is never taken for a change), the step, the results
-//! back, and transform interpolation between the last two step poses.
+//! The plugin's systems: the game's components into the world (what the game changed, by Bevy's
+//! change ticks and by comparison with what the plugin last wrote, so a value the plugin wrote
+//! back is never taken for a change), the step, the results back, and transform interpolation
+//! between the last two step poses.
 
 use crate::components::*;
 use crate::messages::*;
@@ -37,16 +38,10 @@ fn engine_pose((p, angle): (DVec2, f64)) -> sweep2d::Transform {
     sweep2d::Transform::new(p, angle)
 }
 
-/// The body's pose (origin and angle) and velocities now.
-fn body_state(world: &World, id: BodyId) -> Option<((DVec2, f64), DVec2, f64)> {
-    world.body(id).map(|b| {
-        let x = b.transform();
-        (
-            (x.translation, x.angle()),
-            b.linear_velocity(),
-            b.angular_velocity(),
-        )
-    })
+/// The body's pose now: its origin (m) and angle (rad), world frame.
+fn pose_of_body(b: &sweep2d::Body) -> (DVec2, f64) {
+    let x = b.transform();
+    (x.translation, x.angle())
 }
 
 /// Removes the bodies of entities that lost their `RigidBody` or were despawned (their joints
@@ -366,7 +361,7 @@ pub(crate) fn create_bodies(
                 }
             }
         }
-        let (pose, _, _) = body_state(world, id).unwrap_or((pose, v.0, w.0));
+        let pose = world.body(id).map_or(pose, pose_of_body);
         if let Some(&own) = world.shape_ids(id).first() {
             let own = (own, collider.last_changed(), m.sensor);
             physics.own_shapes.insert(entity, own);
@@ -698,8 +693,7 @@ pub(crate) fn write_back(
             let Some(b) = world.body(body.0) else {
                 continue;
             };
-            let x = b.transform();
-            let pose = (x.translation, x.angle());
+            let pose = pose_of_body(b);
             let (lv, av, awake) = (b.linear_velocity(), b.angular_velocity(), b.is_awake());
             poses.previous = poses.current;
             poses.current = pose;

@@ -62,6 +62,14 @@ fn step_of(app: &App) -> f64 {
         .as_secs_f64()
 }
 
+/// The engine body of entity `e` (which must have one).
+fn body_id(app: &App, e: Entity) -> sweep2d::BodyId {
+    app.world()
+        .get::<PhysicsBody>(e)
+        .expect("the entity has a body")
+        .0
+}
+
 fn x_of(app: &App, e: Entity) -> f64 {
     let t = app.world().get::<Transform>(e).unwrap();
     f64::from(t.translation.x)
@@ -137,7 +145,7 @@ fn changing_velocity_or_kind_takes_effect_next_step() {
     let x2 = x_of(&app, b);
     app.update();
     assert_eq!(x_of(&app, b), x2, "a static body stays");
-    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let id = body_id(&app, b);
     let kind = app
         .world_mut()
         .resource_mut::<Physics>()
@@ -464,7 +472,7 @@ fn writing_a_transform_teleports_the_body() {
         .translation
         .x = 7.0;
     app.update();
-    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let id = body_id(&app, b);
     let x = app
         .world_mut()
         .resource_mut::<Physics>()
@@ -582,7 +590,7 @@ fn mass_and_removed_settings() {
         .entity_mut(b)
         .insert((Mass(10.0), GravityScale(0.0)));
     app.update();
-    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let id = body_id(&app, b);
     let read = |app: &App| {
         app.world().resource::<Physics>().read(|w| {
             w.body(id)
@@ -681,7 +689,7 @@ fn child_colliders_add_move_and_remove_shapes() {
     let mut app = app();
     let body = ball(&mut app, 0.0, 0.0, 0.5);
     app.update();
-    let id = app.world().get::<PhysicsBody>(body).unwrap().0;
+    let id = body_id(&app, body);
     let read = |app: &App| {
         app.world().resource::<Physics>().read(|w| {
             let b = w.body(id).unwrap();
@@ -731,7 +739,7 @@ fn child_colliders_add_move_and_remove_shapes() {
     for _ in 0..3 {
         app.update();
     }
-    let oid = app.world().get::<PhysicsBody>(other).unwrap().0;
+    let oid = body_id(&app, other);
     let shapes = app.world().resource::<Physics>().read(|w| {
         w.body(oid)
             .unwrap()
@@ -793,7 +801,7 @@ fn changing_a_body_collider_or_sensor_remakes_its_shapes() {
     let mut app = app();
     let b = ball(&mut app, 0.0, 0.0, 0.1);
     app.update();
-    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let id = body_id(&app, b);
     let mass = |app: &App| {
         app.world()
             .resource::<Physics>()
@@ -891,7 +899,7 @@ fn a_velocity_given_to_a_sleeping_body_wakes_it() {
 #[test]
 fn sleeping_is_put_and_taken_by_the_component() {
     let (mut app, crate_) = sleeping_crate();
-    let id = app.world().get::<PhysicsBody>(crate_).unwrap().0;
+    let id = body_id(&app, crate_);
     let awake = |app: &App| {
         app.world()
             .resource::<Physics>()
@@ -914,7 +922,7 @@ fn a_velocity_set_on_the_world_by_a_system_is_not_undone() {
     let mut app = app();
     let b = ball(&mut app, 0.0, 1.0, 0.5);
     app.update();
-    let id = app.world().get::<PhysicsBody>(b).unwrap().0;
+    let id = body_id(&app, b);
     app.add_systems(Update, move |mut physics: ResMut<Physics>| {
         physics
             .world_mut()

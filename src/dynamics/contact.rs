@@ -383,9 +383,10 @@ impl PairContact {
         // something else pushes the pair, which is what they are for: kept without a query.
         let moved = |m: &Motion, r: Vec2| m.linear + m.angular * Vec2::new(-r.y, r.x);
         let active = self.manifolds.iter().any(|m| {
-            m.points[..m.count].iter().any(|p| {
-                let closing = -(moved(&mb, p.anchor_b) - moved(&ma, p.anchor_a)).dot(m.normal);
-                closing > p.separation
+            m.points[..m.count].iter().any(|point| {
+                let closing =
+                    -(moved(&mb, point.anchor_b) - moved(&ma, point.anchor_a)).dot(m.normal);
+                closing > point.separation
             })
         });
         if !active {
