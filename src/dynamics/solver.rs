@@ -657,7 +657,7 @@ impl<L: Lanes> StageData<'_, L> {
             ),
             Op::WarmStartJoints => {
                 let states = states.all_mut();
-                let h = self.h;
+                let h = (self.h, 1.0 / self.h);
                 self.joints
                     .all()
                     .iter()
@@ -666,8 +666,9 @@ impl<L: Lanes> StageData<'_, L> {
             Op::SolveJoints | Op::RelaxJoints => {
                 let states = states.all_mut();
                 let use_bias = op == Op::SolveJoints;
+                let h = (self.h, 1.0 / self.h);
                 for j in self.joints.all_mut() {
-                    j.solve(states, use_bias, self.h);
+                    j.solve(states, use_bias, h);
                 }
             }
             Op::HoldOutSolve => {

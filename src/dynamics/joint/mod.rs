@@ -252,6 +252,12 @@ pub(crate) trait Rules {
         two_body_frames(j, a, b, b.pose.rotation.rotate(j.local_b - b.local_center))
     }
 
+    /// Whether [`Rules::solve`] reads the relative angle (`Substep::angle`); when not, it is
+    /// left at 0 and not computed.
+    fn reads_angle(&self) -> bool {
+        false
+    }
+
     /// Applies the accumulated impulses `i` to the velocities `v`.
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair);
 

@@ -109,6 +109,11 @@ pub(crate) struct MotorJoint {
 impl Rules for MotorJoint {
     const NAME: &'static str = "motor";
 
+    fn reads_angle(&self) -> bool {
+        // The angular correction drives the relative angle toward the target.
+        true
+    }
+
     fn check(&self, _local_axis: Vec2) -> Result<(), JointError> {
         let name = Self::NAME;
         bounded(name, "max_force", self.max_force)?;

@@ -131,6 +131,11 @@ impl<const WHEEL: bool> Rules for Slider<WHEEL> {
         [self.0.spring, None]
     }
 
+    fn reads_angle(&self) -> bool {
+        // The prismatic joint holds the angle rigidly; the wheel leaves it free.
+        !WHEEL
+    }
+
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         let (along, turn) = slider_impulses(i, WHEEL);
         let p = along * s.axis + i.axial * left(s.axis);

@@ -115,6 +115,11 @@ impl Rules for Revolute {
         [self.0.spring, None]
     }
 
+    fn reads_angle(&self) -> bool {
+        // Only the spring and the limit act on the angle; a free pin never reads it.
+        self.0.spring.is_some() || self.0.limit.is_some()
+    }
+
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         v.apply(s.ma, s.mb, s.ra, s.rb, i.linear);
         v.apply_angular(s.ma, s.mb, i.spring + i.motor + i.lower - i.upper);

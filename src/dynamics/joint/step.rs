@@ -75,6 +75,12 @@ pub(crate) struct JointConstraint {
     pub soft: Softness,
     pub spring: Softness,
     pub second_spring: Softness,
+    /// `1 / (1/IA + 1/IB)` (the inverses of the bodies' inverse inertias summed), or 0 when
+    /// neither turns: constant over the step, so computed once.
+    pub inv_k_angular: Real,
+    /// Whether the kind's solve reads the relative angle ([`Rules::reads_angle`]); when it does
+    /// not, the passes skip computing it (an arctangent per joint and pass).
+    pub reads_angle: bool,
 }
 
 impl JointConstraint {
@@ -90,60 +96,63 @@ impl JointConstraint {
     ) -> Self {
         let mass = |body: Option<&Body>| body.map_or(InverseMass::default(), |b| b.inverse_mass());
         let [first, second] = each_kind!(&j.kind, k => k.springs());
+        let (mass_a, mass_b) = (mass(a), mass(Some(b)));
+        let k_angular = mass_a.angular + mass_b.angular;
         Self {
             slot,
             a: states.0,
             b: states.1,
-            mass_a: mass(a),
-            mass_b: mass(Some(b)),
+            mass_a,
+            mass_b,
             frames: j.frames(a, b),
             kind: j.kind,
             impulses: j.impulses,
             soft,
             spring: Spring::softness_of(first, h),
             second_spring: Spring::softness_of(second, h),
+            inv_k_angular: if k_angular > 0.0 {
+                1.0 / k_angular
+            } else {
+                0.0
+            },
+            reads_angle: each_kind!(&j.kind, k => k.reads_angle()),
         }
     }
 
-    /// The geometry of the current substep from the bodies' solver states (see [`Substep`]);
-    /// the relative angle only for a pass (`solving`: warm starts and reactions do not read it).
+    /// The geometry of the current substep `h` (s, with its inverse `inv_h`) from the bodies'
+    /// solver states (see [`Substep`]); the relative angle only for a pass of a kind that reads
+    /// it (`solving`: warm starts and reactions do not).
     #[inline]
     fn substep(
         &self,
         (sa, sb): (&BodyState, &BodyState),
         solving: bool,
         use_bias: bool,
-        h: Real,
+        (h, inv_h): (Real, Real),
     ) -> Substep {
         let f = &self.frames;
         let (ra, rb) = (sa.dq.rotate(f.frame_a), sb.dq.rotate(f.frame_b));
         let d = (sb.dp - sa.dp) + f.delta_center + rb - ra;
-        let angle = if solving {
+        let angle = if solving && self.reads_angle {
             f.delta_angle + sa.dq.inv_mul_rot(sb.dq).angle()
         } else {
             0.0
         };
-        let (ma, mb) = (self.mass_a, self.mass_b);
-        let k_angular = ma.angular + mb.angular;
         Substep {
-            ma,
-            mb,
+            ma: self.mass_a,
+            mb: self.mass_b,
             ra,
             rb,
             d,
             angle,
             axis: sa.dq.rotate(f.axis),
-            inv_k_angular: if k_angular > 0.0 {
-                1.0 / k_angular
-            } else {
-                0.0
-            },
+            inv_k_angular: self.inv_k_angular,
             soft: self.soft,
             spring: self.spring,
             second_spring: self.second_spring,
             use_bias,
             h,
-            inv_h: 1.0 / h,
+            inv_h,
         }
     }
 
@@ -171,16 +180,17 @@ impl JointConstraint {
         }
     }
 
-    /// Applies the accumulated impulses (warm start); `h` is the substep (s).
-    pub fn warm_start(&self, states: &mut [BodyState], h: Real) {
+    /// Applies the accumulated impulses (warm start); `h` is the substep (s) and its inverse.
+    pub fn warm_start(&self, states: &mut [BodyState], h: (Real, Real)) {
         let s = self.substep((&states[self.a], &states[self.b]), false, true, h);
         let mut v = self.velocities(states);
         each_kind!(&self.kind, k => k.warm_start(&s, &self.impulses, &mut v));
         self.write(states, &v);
     }
 
-    /// One pass: the biased one (`use_bias`) or the relaxing one; `h` is the substep (s).
-    pub fn solve(&mut self, states: &mut [BodyState], use_bias: bool, h: Real) {
+    /// One pass: the biased one (`use_bias`) or the relaxing one; `h` is the substep (s) and its
+    /// inverse.
+    pub fn solve(&mut self, states: &mut [BodyState], use_bias: bool, h: (Real, Real)) {
         let s = self.substep((&states[self.a], &states[self.b]), true, use_bias, h);
         let mut v = self.velocities(states);
         let impulses = &mut self.impulses;
@@ -190,7 +200,12 @@ impl JointConstraint {
 
     /// The reaction on B over the last substep `h` (s): force (N, world) and torque (N·m).
     pub fn reaction(&self, states: &[BodyState], h: Real) -> (Vec2, Real) {
-        let s = self.substep((&states[self.a], &states[self.b]), false, false, h);
+        let s = self.substep(
+            (&states[self.a], &states[self.b]),
+            false,
+            false,
+            (h, 1.0 / h),
+        );
         each_kind!(&self.kind, k => k.reaction(&s, &self.impulses))
     }
 }

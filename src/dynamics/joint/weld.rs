@@ -92,6 +92,11 @@ pub(crate) struct Weld {
 impl Rules for Weld {
     const NAME: &'static str = "weld";
 
+    fn reads_angle(&self) -> bool {
+        // The angular part holds or springs the relative angle.
+        true
+    }
+
     fn check(&self, _local_axis: Vec2) -> Result<(), JointError> {
         self.linear.check(Self::NAME)?;
         self.angular.check(Self::NAME)
