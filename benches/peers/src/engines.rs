@@ -40,6 +40,14 @@ pub trait Engine {
     fn pass_counters(&self) -> Option<(f64, usize, usize)> {
         None
     }
+    /// The engine's own per-stage times (ms), summed over the steps since the last
+    /// [`Engine::reset_profile`], with their names in the engine's words; empty when the engine
+    /// does not profile its stages (Rapier here).
+    fn stage_profile(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+    /// Starts the stage sums again (after the untimed first step).
+    fn reset_profile(&mut self) {}
 }
 
 /// Folds one dynamic body into a [`State`].
@@ -70,6 +78,8 @@ pub struct Sweep2d {
     ids: Vec<sweep2d::BodyId>,
     /// Continuous-pass milliseconds, impacts and holds summed over the steps run.
     counters: (f64, usize, usize),
+    /// The world's stage profile summed since the last `reset_profile`.
+    stages: sweep2d::StepProfile,
 }
 
 impl Sweep2d {
@@ -85,6 +95,7 @@ impl Sweep2d {
             pool: None,
             ids,
             counters: (0.0, 0, 0),
+            stages: sweep2d::StepProfile::default(),
         }
     }
 
@@ -218,6 +229,7 @@ impl Sweep2d {
             pool: None,
             ids,
             counters: (0.0, 0, 0),
+            stages: sweep2d::StepProfile::default(),
         }
     }
 
@@ -264,6 +276,7 @@ impl Engine for Sweep2d {
         }
         let events = self.world.events();
         self.counters.0 += self.world.profile().continuous;
+        self.stages.accumulate(self.world.profile());
         self.counters.1 += events.impacts.len();
         self.counters.2 += events.held.len();
     }
@@ -282,6 +295,25 @@ impl Engine for Sweep2d {
 
     fn pass_counters(&self) -> Option<(f64, usize, usize)> {
         Some(self.counters)
+    }
+
+    fn stage_profile(&self) -> Vec<(&'static str, f64)> {
+        let p = &self.stages;
+        vec![
+            ("pairs", p.pairs),
+            ("narrow", p.narrow),
+            ("solve", p.solve),
+            ("continuous", p.continuous),
+            ("refit", p.refit),
+            (
+                "other",
+                p.total - (p.pairs + p.narrow + p.solve + p.continuous + p.refit),
+            ),
+        ]
+    }
+
+    fn reset_profile(&mut self) {
+        self.stages = sweep2d::StepProfile::default();
     }
 
     fn state(&mut self) -> State {
@@ -524,6 +556,11 @@ pub struct Box2d {
     bodies: Vec<(boxdd::BodyId, bool)>,
     dt: f32,
     substeps: i32,
+    /// Box2D's own stage profile (`b2World_GetProfile`, ms) summed since the last
+    /// `reset_profile`: step, pairs, collide, solver setup, constraints (the solver's stages,
+    /// with the continuous collision of non-bullet bodies, which Box2D runs as it finalizes
+    /// bodies), refit, bullets, island sleep.
+    stages: [f64; 8],
 }
 
 impl Box2d {
@@ -652,6 +689,7 @@ impl Box2d {
             bodies,
             dt: spec.dt as f32,
             substeps: spec.substeps as i32,
+            stages: [0.0; 8],
         }
     }
 }
@@ -672,10 +710,44 @@ impl Engine for Box2d {
 
     fn step(&mut self) {
         // The step's events are not needed: drop them at once.
-        let _events = self
-            .world
-            .step(self.dt, self.substeps)
-            .expect("Box2D steps");
+        drop(
+            self.world
+                .step(self.dt, self.substeps)
+                .expect("Box2D steps"),
+        );
+        let p = self.world.profile().expect("Box2D's profile");
+        let parts = [
+            p.step,
+            p.pairs,
+            p.collide,
+            p.solver_setup,
+            p.constraints,
+            p.refit,
+            p.bullets,
+            p.sleep_islands,
+        ];
+        for (sum, part) in self.stages.iter_mut().zip(parts) {
+            *sum += f64::from(part);
+        }
+    }
+
+    fn stage_profile(&self) -> Vec<(&'static str, f64)> {
+        let [step, pairs, collide, setup, constraints, refit, bullets, sleep] = self.stages;
+        let named = pairs + collide + setup + constraints + refit + bullets + sleep;
+        vec![
+            ("pairs", pairs),
+            ("collide", collide),
+            ("solver setup", setup),
+            ("constraints", constraints),
+            ("refit", refit),
+            ("bullets", bullets),
+            ("sleep", sleep),
+            ("other", step - named),
+        ]
+    }
+
+    fn reset_profile(&mut self) {
+        self.stages = [0.0; 8];
     }
 
     fn state(&mut self) -> State {

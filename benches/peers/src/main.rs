@@ -357,6 +357,7 @@ fn usage() -> ! {
     eprintln!(
         "usage: peers queries|worlds|ccd|blade|suite|all [--rounds N] [--only NAME] [--sleep]\n\
          \x20            [--threads N] [--runs N] [--steps N] [--engine NAME]\n\
+         \x20            [--profile]\n\
          \n\
          worlds   large_pyramid and falling_mixed 1k/4k/16k in sweep2d, Rapier and Box2D\n\
          queries  contact manifolds and times of impact, sweep2d against parry (at least 5 rounds)\n\
@@ -370,6 +371,8 @@ fn usage() -> ! {
          --rounds interleaved rounds per scene (default 3)\n\
          --engine in suite, run one engine only: sweep2d, rapier2d-f64 or box2d (for profiling;\n\
                   no ratio is printed)\n\
+         --profile in suite, also each engine's own stage times (ms/step): sweep2d's and Box2D's\n\
+                  profiles (Rapier's stages are not read)\n\
          --sleep  let every engine put resting bodies to sleep (default: off everywhere)\n\
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
                   hanging_chains_500, tall_stack_200\n\
@@ -395,12 +398,14 @@ fn main() {
     let mut runs = 10;
     let mut steps = None;
     let mut engine = None;
+    let mut profile = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--rounds" => rounds = positive(it.next()),
             "--only" => only = Some(it.next().unwrap_or_else(|| usage()).clone()),
             "--sleep" => engines::set_peers_sleep(true),
+            "--profile" => profile = true,
             "--threads" => threads = positive(it.next()),
             "--runs" => runs = positive(it.next()),
             "--steps" => steps = Some(positive(it.next())),
@@ -474,6 +479,7 @@ fn main() {
             only,
             steps,
             engine,
+            profile,
         );
     }
 }

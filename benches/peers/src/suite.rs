@@ -564,7 +564,7 @@ fn make_engine(which: usize, spec: &SceneSpec) -> Box<dyn Engine> {
 
 /// Runs the scene in one engine: returns the mean ms/step over steps 2..=steps and the quality
 /// line.
-fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, String) {
+fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, String, String) {
     let mut timed = 0.0;
     for step in 0..steps {
         let start = Instant::now();
@@ -577,10 +577,18 @@ fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, 
         engine.step();
         if step > 0 {
             timed += start.elapsed().as_secs_f64() * 1e3;
+        } else {
+            engine.reset_profile();
         }
     }
-    let per_step = timed / (steps.max(2) - 1) as f64;
-    (per_step, quality(scene, engine, steps))
+    let timed_steps = (steps.max(2) - 1) as f64;
+    let stages = engine
+        .stage_profile()
+        .iter()
+        .map(|(name, ms)| format!("{name} {:.2}", ms / timed_steps))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (timed / timed_steps, quality(scene, engine, steps), stages)
 }
 
 /// The quality line after `steps` steps.
@@ -688,6 +696,13 @@ fn quality(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> String 
     line
 }
 
+/// An engine's stage line under its result, when asked for and when the engine has one.
+fn print_stages(profile: bool, stages: &str) {
+    if profile && !stages.is_empty() {
+        println!("  {:13} stages (ms/step): {stages}", "");
+    }
+}
+
 /// Each body's mass (kg) as sweep2d computes it from the spec's parts and densities.
 fn masses(spec: &SceneSpec) -> Vec<f64> {
     let world = Sweep2d::from_spec(spec);
@@ -700,8 +715,15 @@ pub fn engine_index(name: &str) -> Option<usize> {
 }
 
 /// Runs the suite: every scene (or `only`) in the three engines (or in `engine` alone), `rounds`
-/// times in rotating order, with `steps` overriding Box2D's step counts when given.
-pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>, engine: Option<usize>) {
+/// times in rotating order, with `steps` overriding Box2D's step counts when given; `profile`
+/// adds a line of each engine's own stage times (ms/step, the last round's) under its result.
+pub fn run(
+    rounds: usize,
+    only: Option<&str>,
+    steps: Option<usize>,
+    engine: Option<usize>,
+    profile: bool,
+) {
     println!(
         "\n# Box2D's benchmark suite (one core; mean ms/step over steps 2..N, as Box2D's program)"
     );
@@ -727,6 +749,7 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>, engine: Opti
         );
         let mut times = vec![Vec::new(); ENGINES.len()];
         let mut lines = vec![String::new(); ENGINES.len()];
+        let mut stage_lines = vec![String::new(); ENGINES.len()];
         for round in 0..rounds {
             for k in 0..ENGINES.len() {
                 let which = (round + k) % ENGINES.len();
@@ -736,9 +759,10 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>, engine: Opti
                 let built = Instant::now();
                 let mut engine = make_engine(which, &scene.spec);
                 let build_ms = built.elapsed().as_secs_f64() * 1e3;
-                let (ms, line) = run_once(&scene, engine.as_mut(), steps);
+                let (ms, line, stages) = run_once(&scene, engine.as_mut(), steps);
                 times[which].push(ms);
                 lines[which] = format!("built in {build_ms:.0} ms; {line}");
+                stage_lines[which] = stages;
             }
         }
         let median = |v: &[f64]| {
@@ -749,6 +773,7 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>, engine: Opti
         if let Some(e) = engine {
             let m = median(&times[e]);
             println!("  {:13} {m:9.2} ms/step   {}", ENGINES[e], lines[e]);
+            print_stages(profile, &stage_lines[e]);
             continue;
         }
         let box2d = median(&times[2]);
@@ -759,6 +784,7 @@ pub fn run(rounds: usize, only: Option<&str>, steps: Option<usize>, engine: Opti
                 m / box2d,
                 lines[e]
             );
+            print_stages(profile, &stage_lines[e]);
         }
     }
     engines::set_peers_sleep(false);
