@@ -1012,17 +1012,19 @@ fn chain_hit(substeps: u32, speed: f64) -> f64 {
     worst
 }
 
-/// A 1,000-link chain dropped flat on the ground: every link lands in the same step, some by the
-/// solver's speculative contacts, the rest by impacts that each settle up to 128 jointed links with
-/// them. The impacts' joint solve (an exact tree projection, `world/continuous/joint_tree.rs`)
-/// must not pull the chain apart where the two meet: over the landing
-/// (from the first impact to 60 steps after it) the worst joint gap stays within 1.2 times what the
-/// soft solver alone leaves with the continuous pass off, for every drop height from
-/// 19.5 m to 20.5 m (sweeping the joints one by one left 0.68 m). Later the chain's free ends whip
-/// on the ground, and how far a whip stretches a joint varies from one height to the next in both
-/// runs alike (0.25–0.83 m), so the comparison stops there.
+/// A 1,000-link chain dropped flat from about 20 m on a ground shorter than it: its last 100 m
+/// hang over the edge and draw the rest over the corner, into which the soft contact lets the
+/// links sink under the hanging weight; the continuous pass resolves those as impacts, each
+/// settling the chain with the link (its joints an exact tree, `world/continuous/joint_tree.rs`,
+/// and the contact solved through it, `group.rs`). The joints must not come further apart than
+/// with the soft solver alone. The scene is chaotic (the hanging end whips, and how far a whip
+/// stretches a joint varies from one drop height to the next in both runs), so the two are
+/// compared as spreads: over drop heights from 19.5 to 20.5 m and 450 steps, the worst joint gap
+/// with the pass stays within 1.2 times the worst without it (measured 0.34 m against 0.30 m,
+/// per height 0.77–1.37 times). Before the impacts took the chain whole (cut at 128 links) the
+/// links beyond the cut went on as the blow changed the rest: 0.72 m from 20 m, 2.9 times.
 #[test]
-fn a_long_chain_dropped_flat_stays_together_through_its_landing_impacts() {
+fn a_long_chain_drawn_over_an_edge_stays_together_through_its_impacts() {
     let run = |continuous: bool, height: f64| -> (f64, usize) {
         let mut w = World::new(WorldConfig {
             continuous,
@@ -1055,40 +1057,122 @@ fn a_long_chain_dropped_flat_stays_together_through_its_landing_impacts() {
             }
             previous = Some(link);
         }
-        // The landing step: when the lowest link first comes within the slop of the ground.
-        let (mut worst, mut impacts, mut landed) = (0.0f64, 0, None);
-        for step in 0.. {
+        let (mut worst, mut impacts) = (0.0f64, 0);
+        for _ in 0..450 {
             w.step();
             impacts += w.events().impacts.len();
-            let low = w
-                .bodies()
-                .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
-                .map(|(_, b)| b.transform().translation.y)
-                .fold(f64::INFINITY, f64::min);
-            if landed.is_none() && low < 0.05 + 0.01 {
-                landed = Some(step);
-            }
-            if let Some(at) = landed {
-                for &j in &joints {
-                    let (a, b) = w.joint_anchors(j).unwrap();
-                    worst = worst.max(a.distance(b));
-                }
-                if step >= at + 60 {
-                    break;
-                }
+            for &j in &joints {
+                let (a, b) = w.joint_anchors(j).unwrap();
+                worst = worst.max(a.distance(b));
             }
         }
         (worst, impacts)
     };
+    let (mut soft, mut with_pass, mut impacts) = (0.0f64, 0.0f64, 0);
+    let mut per_height = Vec::new();
     for height in [19.5, 19.9, 20.0, 20.1, 20.5] {
-        let ((soft, _), (with_pass, impacts)) = (run(false, height), run(true, height));
+        let ((s, _), (p, n)) = (run(false, height), run(true, height));
+        (soft, with_pass, impacts) = (soft.max(s), with_pass.max(p), impacts + n);
+        per_height.push((height, p, s, n));
+    }
+    assert!(
+        impacts > 0,
+        "the continuous pass takes part at the edge: {per_height:?}"
+    );
+    assert!(
+        with_pass <= 1.2 * soft,
+        "worst joint gap {with_pass} m with the pass, {soft} m without (height, with, without, impacts): {per_height:?}"
+    );
+}
+
+/// A chain of `links` capsules (0.5 m long, 0.1 m thick, density 20) lying flat at height `y`
+/// above a static ground longer than the chain, each pinned to the next; returns the world, the
+/// links and the joints.
+fn flat_chain(links: usize, y: f64) -> (World, Vec<BodyId>, Vec<sweep2d::JointId>) {
+    let mut w = World::new(WorldConfig::default());
+    let length = 0.5 * links as f64;
+    w.add_body(BodyDef {
+        kind: BodyKind::Static,
+        shape: Shape::rectangle(length, 0.5).unwrap(),
+        transform: Transform::new(v(0.5 * length, -0.5), 0.0),
+        ..BodyDef::default()
+    })
+    .unwrap();
+    let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+    for i in 0..links {
+        let x = 0.5 * i as f64;
+        let link = w
+            .add_body(BodyDef {
+                shape: Shape::capsule(v(-0.25, 0.0), v(0.25, 0.0), 0.05).unwrap(),
+                transform: Transform::new(v(x, y), 0.0),
+                density: 20.0,
+                ..BodyDef::default()
+            })
+            .unwrap();
+        if let Some(&previous) = bodies.last() {
+            let pin = RevoluteJointDef::new(previous, link, v(x - 0.25, y));
+            joints.push(w.add_joint(pin).unwrap());
+        }
+        bodies.push(link);
+    }
+    (w, bodies, joints)
+}
+
+/// What a flat chain's drop did over `steps` steps: impacts and holds in all, the largest joint
+/// gap (metres) and the lowest link centre (metres) at the end of any step.
+fn drop_chain(
+    w: &mut World,
+    links: &[BodyId],
+    joints: &[sweep2d::JointId],
+    steps: usize,
+) -> (usize, usize, f64, f64) {
+    let (mut impacts, mut held, mut gap, mut lowest) = (0, 0, 0.0f64, f64::INFINITY);
+    for _ in 0..steps {
+        w.step();
+        impacts += w.events().impacts.len();
+        held += w.events().held.len();
+        for j in joints {
+            let (a, b) = w.joint_anchors(*j).unwrap();
+            gap = gap.max(a.distance(b));
+        }
+        for l in links {
+            lowest = lowest.min(w.body(*l).unwrap().transform().translation.y);
+        }
+    }
+    (impacts, held, gap, lowest)
+}
+
+/// The hardening review's chain: 1,000 links dropped flat from 20 m onto the ground. Its landing
+/// step took 15.8 s (and, before this test, 0.5 s against a 1 ms median: the links fall 0.33 m a
+/// step, and their boxes, swept by at most their 5 cm thickness, did not reach the ground a step
+/// ahead, so the continuous pass resolved 800 landings as impacts). The links' boxes now cover
+/// their motion, the solver's speculative contacts see the ground and land the chain: no impact,
+/// no hold, no link into the ground beyond the slop, joints within 2 cm.
+#[test]
+fn a_thousand_link_chain_dropped_flat_lands_in_the_solver() {
+    let (mut w, links, joints) = flat_chain(1000, 20.0);
+    let (impacts, held, gap, lowest) = drop_chain(&mut w, &links, &joints, 200);
+    let floor = 0.05 - sweep2d::constants::LINEAR_SLOP;
+    assert!(
+        impacts == 0 && held == 0 && gap < 0.02 && lowest > floor,
+        "{impacts} impacts, {held} holds, joint gap {gap} m, lowest link centre {lowest} m"
+    );
+}
+
+/// A flat chain lands in the solver from any height up to 200 m (0.5 m: 3 m/s at the ground;
+/// 200 m: 63 m/s, 1.04 m a step, twenty times the links' thickness): no impact, no hold, no link
+/// into the ground beyond the slop, joints within a fifth of a link (measured: 2 mm from 0.5 m,
+/// 6 cm from 200 m).
+#[test]
+fn a_flat_chain_lands_in_the_solver_from_any_height() {
+    for height in [0.5, 2.0, 5.0, 20.0, 50.0, 100.0, 150.0, 200.0] {
+        let (mut w, links, joints) = flat_chain(100, height);
+        // Long enough to land from 200 m (6.4 s) and settle.
+        let (impacts, held, gap, lowest) = drop_chain(&mut w, &links, &joints, 420);
+        let floor = 0.05 - sweep2d::constants::LINEAR_SLOP;
         assert!(
-            impacts > 0,
-            "from {height} m the continuous pass takes part in the landing: {impacts} impacts"
-        );
-        assert!(
-            with_pass <= 1.2 * soft,
-            "from {height} m: worst joint gap over the landing {with_pass} m with the pass, {soft} m without"
+            impacts == 0 && held == 0 && gap < 0.1 && lowest > floor,
+            "from {height} m: {impacts} impacts, {held} holds, joint gap {gap} m, lowest link centre {lowest} m"
         );
     }
 }

@@ -240,16 +240,17 @@ impl BodySet {
         ahead.ask_along(self.keys.iter().copied().zip(&mut self.bodies))
     }
 
-    /// Every live body with its broad-phase proxy, mutably (for the refit, which reads the
-    /// bodies' box caches and shapes too).
-    pub fn iter_mut_with_proxies(&mut self) -> impl Iterator<Item = (ProxyKey, &mut Body)> {
+    /// Every live body with its key and broad-phase proxy, mutably (for the refit, which reads
+    /// the bodies' box caches and shapes too).
+    pub fn iter_mut_with_proxies(&mut self) -> impl Iterator<Item = (u32, ProxyKey, &mut Body)> {
         let ahead = Ahead::new(&self.bodies, Ahead::BOX_FIELDS);
         let slots = &self.slots;
         ahead.ask_along(
             self.keys
                 .iter()
-                .map(move |&k| slots[k as usize].proxy)
-                .zip(&mut self.bodies),
+                .map(move |&k| (k, slots[k as usize].proxy))
+                .zip(&mut self.bodies)
+                .map(|((k, proxy), body)| (k, proxy, body)),
         )
     }
 }

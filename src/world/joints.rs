@@ -62,6 +62,11 @@ impl JointSet {
             .filter_map(|(k, s)| s.joint.as_ref().map(|j| (k, j)))
     }
 
+    /// The joint in `slot` (a live one: a slot from [`JointSet::iter`]).
+    pub fn at(&self, slot: usize) -> &Joint {
+        self.slots[slot].joint.as_ref().expect("a live joint")
+    }
+
     /// The joint in `slot`, mutably.
     pub fn at_mut(&mut self, slot: usize) -> &mut Joint {
         self.slots[slot].joint.as_mut().expect("a live joint")

@@ -58,6 +58,8 @@ pub(crate) struct StepBuffers {
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
     pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
+    /// The refit's flags of bodies with joints, by key (empty without joints).
+    pub jointed: Vec<bool>,
     /// The continuous pass's containers.
     pub pass: PassBuffers,
 }
@@ -155,7 +157,7 @@ impl World {
             }
         }
         profile.continuous = laps.lap();
-        refit(broad_phase, bodies, config, buffers);
+        refit(broad_phase, bodies, joints, config, buffers);
         update_sleep(
             config,
             bodies,
@@ -361,14 +363,27 @@ fn list_bouncing(contacts: &ContactSet, bodies: &BodySet, bouncing: &mut Vec<u32
 fn refit(
     broad_phase: &mut BroadPhase,
     bodies: &mut BodySet,
+    joints: &JointSet,
     config: &WorldConfig,
     buffers: &mut StepBuffers,
 ) {
+    // Jointed bodies' boxes cover their whole predicted motion (`Body::predicted_box`).
+    let jointed = &mut buffers.jointed;
+    jointed.clear();
+    if joints.len() > 0 {
+        jointed.resize(bodies.key_bound(), false);
+        for (_, j) in joints.iter() {
+            for key in [j.body_a, Some(j.body_b)].into_iter().flatten() {
+                jointed[key as usize] = true;
+            }
+        }
+    }
     let moves = &mut buffers.proxy_moves;
     moves.clear();
-    for (proxy, body) in bodies.iter_mut_with_proxies() {
+    for (key, proxy, body) in bodies.iter_mut_with_proxies() {
         if !body.is_resting() {
-            moves.push((proxy, body.predicted_box(config.dt, config.gravity)));
+            let whole = jointed.get(key as usize).copied().unwrap_or(false);
+            moves.push((proxy, body.predicted_box(config.dt, config.gravity, whole)));
         }
         body.force = Vec2::ZERO;
         body.torque = 0.0;

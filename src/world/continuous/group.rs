@@ -7,7 +7,15 @@
 //! kept (the impulses act between the bodies). A contact that must bounce (restitution, closing
 //! faster than the threshold) is left out: its bounce is an impact of its own, resolved next in
 //! time order, so a bounce still travels down a row of touching bodies (Newton's cradle).
+//!
+//! Bodies jointed to the group move with it (`group_joints.rs`). When their joints form a tree
+//! and the group has few contact rows, the contacts are solved exactly through the tree (each
+//! row's response carried by the joints, then a small complementarity problem:
+//! `GroupTable::solve_through_tree`); otherwise sequential-impulse sweeps over the contacts
+//! alternate with the tree's exact projection, or with the joints swept one by one when they
+//! close loops.
 
+use super::group_joints::{GroupJoint, GroupJointKind};
 use super::joint_tree::{JointTree, Row, Rows, TreeJoint};
 use super::schedule::bounces;
 use super::ContinuousPass;
@@ -19,6 +27,7 @@ use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
+use std::collections::HashMap;
 
 /// Sequential-impulse sweeps over a group's contacts.
 const GROUP_ITERATIONS: usize = 8;
@@ -33,39 +42,25 @@ const MAX_GROUP_BODIES: usize = 32;
 /// there `MAX_GROUP_BODIES` decides.
 const MAX_GROUP_DEGREE: u32 = 512;
 
-/// Most bodies settled with one impact in all, joints' included: an articulated body (a chain, a
-/// ragdoll) takes the blow whole up to this size.
-const MAX_JOINT_GROUP_BODIES: usize = 128;
+/// Most contact rows (a normal and a tangent per point) a group whose joints form a tree solves
+/// exactly through the tree (`GroupTable::solve_through_tree`): each row costs one projection of
+/// the tree, as one sweep of the iterative solve does. Larger groups (a jointed body landing in
+/// a pile) take the sweeps.
+const MAX_EXACT_ROWS: usize = 16;
+
+/// Most projected Gauss–Seidel iterations of an exact solve through a tree; it stops earlier once
+/// no row's velocity changes by more than `EXACT_TOLERANCE`.
+const MAX_EXACT_ITERATIONS: usize = 512;
+
+/// Largest change of a row's velocity (relative to the group's largest row velocity, or m/s
+/// when that is below 1 m/s) at which the exact solve's iterations stop.
+const EXACT_TOLERANCE: Real = 1e-12;
 
 /// Largest relative speed (m/s, rad/s) a group joint may keep when its sweeps stop early.
 const GROUP_JOINT_TOLERANCE: Real = 1e-4;
 
 /// Most sweeps of a group's joints in one impact.
 const MAX_JOINT_SWEEPS: usize = 4096;
-
-/// A joint among a group's bodies, as velocity constraints at the impact time: the parts of the
-/// joint that are rigid (see `GroupJointKind`).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct GroupJoint {
-    pub a: u32,
-    pub b: u32,
-    /// Anchor offsets from A's and B's centres of mass at the impact time (metres, world).
-    pub ra: Vec2,
-    pub rb: Vec2,
-    pub kind: GroupJointKind,
-}
-
-/// What a joint holds rigidly during an impact.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum GroupJointKind {
-    /// The two anchors move together (revolute; weld with `angular`).
-    Point { angular: bool },
-    /// No relative velocity along `n` (a rod: a distance joint with min = max).
-    Along { n: Vec2 },
-    /// No relative velocity across `n`'s perpendicular, and no relative turn when `angular`
-    /// (prismatic; a wheel without `angular`).
-    Across { n: Vec2, angular: bool },
-}
 
 /// Largest condition estimate (`k11² / det K`) of a two-point contact's matrix that is solved
 /// as a block (`GroupTable::solve_two_points`); past it the points are solved one by one. As
@@ -295,12 +290,19 @@ impl ContinuousPass<'_> {
             .zip(&joint_slots)
             .map(|(j, &(a, b))| JointRows::new(j, table.inv(a), table.inv(b)))
             .collect();
-        // Without contacts, the final projection below is the exact answer: no sweeps.
-        let sweeps = if contacts.is_empty() && tree.is_some() {
-            0
-        } else {
-            iterations
-        };
+        // A tree of joints with a few contact rows is solved exactly (`solve_through_tree`); the
+        // sweeps below alternate the tree's projection with the contacts, which converges slowly
+        // when the joints pull a body back into its contact (a chain drawn over a corner kept two
+        // thirds of its closing speed after each impact, a dozen impacts in a row at one place).
+        if let Some(tree) = &tree {
+            let rows: usize = contacts.iter().map(|k| 2 * k.count).sum();
+            if rows <= MAX_EXACT_ROWS {
+                table.solve_through_tree(tree, contacts, &contact_slots);
+                table.write_back(self);
+                return;
+            }
+        }
+        let sweeps = iterations;
         for sweep in 0..sweeps {
             if let Some(tree) = &tree {
                 table.project(tree);
@@ -316,122 +318,13 @@ impl ContinuousPass<'_> {
                     break;
                 }
             }
-            for (k, &(a, b)) in contacts.iter_mut().zip(&contact_slots) {
-                let (ma, mb) = (table.inv(a), table.inv(b));
-                let (n, tangent) = (k.normal, k.normal.perp());
-                let together = k.count == 2 && table.solve_two_points(a, b, k);
-                for p in &mut k.points[..k.count] {
-                    let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
-                    if kn <= 0.0 {
-                        continue;
-                    }
-                    if !together {
-                        let vn = table.relative_velocity(a, p.ra, b, p.rb).dot(n);
-                        let total = (p.normal_impulse + (p.target - vn) / kn).max(0.0);
-                        let dj = total - p.normal_impulse;
-                        p.normal_impulse = total;
-                        table.push_impulse(a, b, p.ra, p.rb, dj * n);
-                    }
-                    let kt = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
-                    if kt <= 0.0 {
-                        continue;
-                    }
-                    let vt = table.relative_velocity(a, p.ra, b, p.rb).dot(tangent);
-                    let max = k.friction * p.normal_impulse;
-                    let total_t = (p.tangent_impulse - vt / kt).clamp(-max, max);
-                    let djt = total_t - p.tangent_impulse;
-                    p.tangent_impulse = total_t;
-                    table.push_impulse(a, b, p.ra, p.rb, djt * tangent);
-                }
-            }
+            table.sweep_contacts(contacts, &contact_slots);
         }
         if let Some(tree) = &tree {
             // The joints hold exactly at the end; the contacts to the sweeps' accuracy.
             table.project(tree);
         }
         table.write_back(self);
-    }
-
-    /// The joints among `members` and the dynamic bodies jointed to them (added to `members`, up
-    /// to `MAX_JOINT_GROUP_BODIES`), as rigid velocity constraints at step fraction `t`.
-    fn group_joints(&mut self, members: &mut Vec<u32>, t: Real) -> Vec<GroupJoint> {
-        let Some(all) = self.joints else {
-            return Vec::new();
-        };
-        if all.len() == 0 {
-            return Vec::new();
-        }
-        let mut woken = Vec::new();
-        let mut out = Vec::new();
-        let mut seen = Vec::new();
-        let mut k = 0;
-        while k < members.len() {
-            let i = members[k];
-            k += 1;
-            for (slot, j) in all.iter() {
-                let Some(a) = j.body_a else { continue };
-                if (a != i && j.body_b != i) || seen.contains(&slot) {
-                    continue;
-                }
-                let other = if a == i { j.body_b } else { a };
-                if self.movable(other) && !members.contains(&other) {
-                    if members.len() >= MAX_JOINT_GROUP_BODIES {
-                        continue;
-                    }
-                    woken.push(other);
-                    members.push(other);
-                }
-                seen.push(slot);
-                if let Some(g) = self.group_joint(j, a, t) {
-                    out.push(g);
-                }
-            }
-        }
-        for i in woken {
-            self.wake_body(i); // jointed to the blow: it moves with it
-        }
-        out
-    }
-
-    /// A joint's rigid parts at step fraction `t` (`None` for joints with nothing rigid:
-    /// springs, ropes, motor and mouse joints).
-    fn group_joint(
-        &self,
-        j: &crate::dynamics::joint::Joint,
-        a: u32,
-        t: Real,
-    ) -> Option<GroupJoint> {
-        use crate::dynamics::joint::RigidParts;
-        let (ba, bb) = (self.bodies.at(a), self.bodies.at(j.body_b));
-        let (xa, xb) = (
-            self.buf.segments[a as usize].pose_at(t),
-            self.buf.segments[j.body_b as usize].pose_at(t),
-        );
-        let lever = |x: &crate::math::Transform, body: &crate::Body, local: Vec2| {
-            x.rotation.rotate(local - body.local_center)
-        };
-        let (ra, rb) = (lever(&xa, ba, j.local_a), lever(&xb, bb, j.local_b));
-        let kind = match j.kind.rigid_parts() {
-            RigidParts::Point { angular } => GroupJointKind::Point { angular },
-            RigidParts::Along => {
-                let d = (xb.translation + rb) - (xa.translation + ra);
-                GroupJointKind::Along {
-                    n: d.normalize_or(Vec2::X),
-                }
-            }
-            RigidParts::Across { angular } => GroupJointKind::Across {
-                n: xa.rotation.rotate(j.local_axis),
-                angular,
-            },
-            RigidParts::None => return None,
-        };
-        Some(GroupJoint {
-            a,
-            b: j.body_b,
-            ra,
-            rb,
-            kind,
-        })
     }
 
     /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).
@@ -444,6 +337,7 @@ impl ContinuousPass<'_> {
 /// One body of a group solve: its key, velocities (m/s, rad/s), inverse masses (zero for
 /// immovable bodies, as `ContinuousPass::inv_mass`), whether impulses move it
 /// (`ContinuousPass::movable`) and whether it is dynamic.
+#[derive(Clone)]
 struct GroupBody {
     key: u32,
     v: Vec2,
@@ -454,17 +348,20 @@ struct GroupBody {
 }
 
 /// The bodies of one group solve, by slot.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct GroupTable {
     bodies: Vec<GroupBody>,
+    /// The slot of each body key in the table.
+    slots: HashMap<u32, usize>,
 }
 
 impl GroupTable {
     /// The slot of body `key`, added on first sight.
     fn slot(&mut self, pass: &ContinuousPass<'_>, key: u32) -> usize {
-        if let Some(i) = self.bodies.iter().position(|b| b.key == key) {
+        if let Some(&i) = self.slots.get(&key) {
             return i;
         }
+        self.slots.insert(key, self.bodies.len());
         let body = pass.bodies.at(key);
         self.bodies.push(GroupBody {
             key,
@@ -536,6 +433,148 @@ impl GroupTable {
         for (b, v) in self.bodies.iter_mut().zip(v) {
             if b.movable {
                 (b.v, b.w) = (Vec2::new(v[0], v[1]), v[2]);
+            }
+        }
+    }
+
+    /// Solves `contacts` (at `slots`) and the joints of `tree` together, exactly up to the
+    /// iterations' tolerance: the velocities are first projected onto the joints (they hold),
+    /// then each contact row `r` (a point's normal or tangent) gets its response `u_r`, the
+    /// velocity change a unit impulse along it causes once the tree's joints carry it (a
+    /// projection of the impulse's free response, which is linear: the immovable bodies do not
+    /// move). The rows' coupled effective masses `A[s][r] = J_s·u_r` form a small system whose
+    /// impulses projected Gauss–Seidel finds (normal impulses ≥ 0 up to each point's target,
+    /// friction within the cone); the velocities are the projected ones plus `Σ u_r·λ_r`, so the
+    /// joints hold exactly and every contact to the tolerance. The impulses are left in the
+    /// contacts' points.
+    fn solve_through_tree(
+        &mut self,
+        tree: &JointTree,
+        contacts: &mut [GroupContact],
+        slots: &[(usize, usize)],
+    ) {
+        self.project(tree);
+        // Rows: (contact, point, direction, normal row?), a point's normal before its tangent.
+        let mut rows: Vec<(usize, usize, Vec2, bool)> = Vec::new();
+        for (k, contact) in contacts.iter().enumerate() {
+            for p in 0..contact.count {
+                rows.push((k, p, contact.normal, true));
+                rows.push((k, p, contact.normal.perp(), false));
+            }
+        }
+        let n = self.bodies.len();
+        // The velocity of row `s`'s direction at its point, relative (B's point less A's), for
+        // body velocities `v`.
+        let along = |s: usize, v: &[[Real; 3]]| {
+            let (k, p, dir, _) = rows[s];
+            let (a, b) = slots[k];
+            let point = &contacts[k].points[p];
+            let at = |i: usize, r: Vec2| Vec2::new(v[i][0], v[i][1]) + v[i][2] * r.perp();
+            (at(b, point.rb) - at(a, point.ra)).dot(dir)
+        };
+        let responses: Vec<Vec<[Real; 3]>> = (0..rows.len())
+            .map(|s| {
+                let (k, p, dir, _) = rows[s];
+                let (a, b) = slots[k];
+                let point = &contacts[k].points[p];
+                let mut u = vec![[0.0; 3]; n];
+                for (i, r, sign) in [(a, point.ra, -1.0), (b, point.rb, 1.0)] {
+                    if self.bodies[i].movable {
+                        let (dv, dw) = self.bodies[i].inv.response(r, sign * dir);
+                        u[i] = [u[i][0] + dv.x, u[i][1] + dv.y, u[i][2] + dw];
+                    }
+                }
+                tree.project(&mut u);
+                u
+            })
+            .collect();
+        let coupled: Vec<Vec<Real>> = (0..rows.len())
+            .map(|s| responses.iter().map(|u| along(s, u)).collect())
+            .collect();
+        let current: Vec<[Real; 3]> = self.bodies.iter().map(|b| [b.v.x, b.v.y, b.w]).collect();
+        let start: Vec<Real> = (0..rows.len()).map(|s| along(s, &current)).collect();
+        let scale = start.iter().fold(1.0, |m: Real, v| m.max(v.abs()));
+        let mut impulse = vec![0.0; rows.len()];
+        for _ in 0..MAX_EXACT_ITERATIONS {
+            let mut change: Real = 0.0;
+            for s in 0..rows.len() {
+                let diagonal = coupled[s][s];
+                if diagonal <= 0.0 {
+                    continue;
+                }
+                let (k, p, _, normal) = rows[s];
+                let velocity = start[s]
+                    + coupled[s]
+                        .iter()
+                        .zip(&impulse)
+                        .map(|(c, l)| c * l)
+                        .sum::<Real>();
+                let new = if normal {
+                    (impulse[s] + (contacts[k].points[p].target - velocity) / diagonal).max(0.0)
+                } else {
+                    // (The point's normal row is the one just before.)
+                    let max = contacts[k].friction * impulse[s - 1];
+                    (impulse[s] - velocity / diagonal).clamp(-max, max)
+                };
+                change = change.max((new - impulse[s]).abs() * diagonal);
+                impulse[s] = new;
+            }
+            if change <= EXACT_TOLERANCE * scale {
+                break;
+            }
+        }
+        for (b, body) in self.bodies.iter_mut().enumerate() {
+            if !body.movable {
+                continue;
+            }
+            let mut v = [body.v.x, body.v.y, body.w];
+            for (u, l) in responses.iter().zip(&impulse) {
+                for i in 0..3 {
+                    v[i] += u[b][i] * l;
+                }
+            }
+            (body.v, body.w) = (Vec2::new(v[0], v[1]), v[2]);
+        }
+        for (s, &(k, p, _, normal)) in rows.iter().enumerate() {
+            let point = &mut contacts[k].points[p];
+            if normal {
+                point.normal_impulse = impulse[s];
+            } else {
+                point.tangent_impulse = impulse[s];
+            }
+        }
+    }
+
+    /// One sweep of sequential impulses over `contacts` (at `slots`): each point's normal
+    /// impulse (a two-point contact's pair together when it can, `solve_two_points`), then its
+    /// friction, accumulated and clamped.
+    fn sweep_contacts(&mut self, contacts: &mut [GroupContact], slots: &[(usize, usize)]) {
+        for (k, &(a, b)) in contacts.iter_mut().zip(slots) {
+            let (ma, mb) = (self.inv(a), self.inv(b));
+            let (n, tangent) = (k.normal, k.normal.perp());
+            let together = k.count == 2 && self.solve_two_points(a, b, k);
+            for p in &mut k.points[..k.count] {
+                let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
+                if kn <= 0.0 {
+                    continue;
+                }
+                if !together {
+                    let vn = self.relative_velocity(a, p.ra, b, p.rb).dot(n);
+                    let total = (p.normal_impulse + (p.target - vn) / kn).max(0.0);
+                    let dj = total - p.normal_impulse;
+                    p.normal_impulse = total;
+                    self.push_impulse(a, b, p.ra, p.rb, dj * n);
+                }
+                let kt = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
+                if kt <= 0.0 {
+                    continue;
+                }
+                let vt = self.relative_velocity(a, p.ra, b, p.rb).dot(tangent);
+                let max = k.friction * p.normal_impulse;
+                let total_t = (p.tangent_impulse - vt / kt).clamp(-max, max);
+                let djt = total_t - p.tangent_impulse;
+                p.tangent_impulse = total_t;
+                self.push_impulse(a, b, p.ra, p.rb, djt * tangent);
             }
         }
     }
@@ -687,6 +726,159 @@ impl JointRows {
             first,
             second,
             angular: ma.angular + mb.angular,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A static body (slot 0) and a chain of five links 1 m long along x (slots 1–5, 1 kg,
+    /// 1/12 kg·m²), pinned end to end, falling and turning; link 1's left end presses on the
+    /// static body's top face (normal +y, friction `friction`). Returns the table, the joints with
+    /// their slots, and the contact with its slots.
+    #[allow(clippy::type_complexity)]
+    fn falling_chain(
+        friction: Real,
+    ) -> (
+        GroupTable,
+        Vec<GroupJoint>,
+        Vec<(usize, usize)>,
+        Vec<GroupContact>,
+        Vec<(usize, usize)>,
+    ) {
+        let mut table = GroupTable::default();
+        table.bodies.push(GroupBody {
+            key: 0,
+            v: Vec2::ZERO,
+            w: 0.0,
+            inv: InverseMass::default(),
+            movable: false,
+            dynamic: false,
+        });
+        for i in 0..5 {
+            let i_f = i as Real;
+            table.bodies.push(GroupBody {
+                key: i + 1,
+                v: Vec2::new(0.7 - 0.3 * i_f, -3.0 + 0.4 * i_f),
+                w: 0.9 - 0.35 * i_f,
+                inv: InverseMass::free(1.0, 12.0),
+                movable: true,
+                dynamic: true,
+            });
+        }
+        let joints: Vec<GroupJoint> = (1..5)
+            .map(|i| GroupJoint {
+                a: i,
+                b: i + 1,
+                ra: Vec2::new(0.5, 0.0),
+                rb: Vec2::new(-0.5, 0.0),
+                kind: GroupJointKind::Point { angular: false },
+            })
+            .collect();
+        let joint_slots = (1..5).map(|i| (i, i + 1)).collect();
+        let mut contact = GroupContact {
+            a: 0,
+            b: 1,
+            normal: Vec2::Y,
+            friction,
+            points: [GroupPoint::default(); MAX_MANIFOLD_POINTS],
+            count: 1,
+        };
+        contact.points[0] = GroupPoint {
+            ra: Vec2::new(-0.5, 1.0),
+            rb: Vec2::new(-0.5, -0.05),
+            ..GroupPoint::default()
+        };
+        (table, joints, joint_slots, vec![contact], vec![(0, 1)])
+    }
+
+    /// Each joint's anchors' relative velocity (m/s), the largest.
+    fn joint_error(table: &GroupTable, joints: &[GroupJoint], slots: &[(usize, usize)]) -> Real {
+        joints
+            .iter()
+            .zip(slots)
+            .map(|(j, &(a, b))| table.relative_velocity(a, j.ra, b, j.rb).length())
+            .fold(0.0, Real::max)
+    }
+
+    /// The contact point's relative velocity (m/s, world).
+    fn contact_velocity(table: &GroupTable, k: &GroupContact, slot: (usize, usize)) -> Vec2 {
+        let p = &k.points[0];
+        table.relative_velocity(slot.0, p.ra, slot.1, p.rb)
+    }
+
+    /// Frictionless, the exact solve through the tree lands where the alternating sweeps (the
+    /// tree's projection, then sequential impulses, repeated) converge after 200,000 rounds:
+    /// the same velocities to 1e-9 m/s.
+    #[test]
+    fn a_contact_through_a_joint_tree_is_solved_as_the_sweeps_converge() {
+        let (mut exact, joints, joint_slots, mut contacts, slots) = falling_chain(0.0);
+        let tree = exact
+            .joint_tree(&joints, &joint_slots)
+            .expect("a chain is a tree");
+        let (mut swept, mut swept_contacts) = (exact.clone(), contacts.clone());
+        exact.solve_through_tree(&tree, &mut contacts, &slots);
+        for _ in 0..200_000 {
+            swept.project(&tree);
+            swept.sweep_contacts(&mut swept_contacts, &slots);
+        }
+        swept.project(&tree);
+        let distance = |t: &GroupTable| {
+            t.bodies
+                .iter()
+                .zip(&exact.bodies)
+                .map(|(a, b)| (a.v - b.v).length() + (a.w - b.w).abs())
+                .fold(0.0, Real::max)
+        };
+        assert!(distance(&swept) < 1e-9, "{}", distance(&swept));
+        // The exact solve holds the joints and stops the contact (it presses: impulse > 0).
+        assert!(joint_error(&exact, &joints, &joint_slots) < 1e-12);
+        let vn = contact_velocity(&exact, &contacts[0], slots[0]).y;
+        assert!(
+            vn.abs() < 1e-12 && contacts[0].points[0].normal_impulse > 0.0,
+            "{vn}"
+        );
+    }
+
+    /// With friction, over friction coefficients from 0 to 2: the joints hold, the contact does
+    /// not close, its normal impulse pushes and is complementary to its velocity, and friction
+    /// stays within the cone, sticking (no sliding) wherever it is inside it.
+    #[test]
+    fn a_contact_through_a_joint_tree_keeps_coulomb_friction() {
+        for step in 0..=20 {
+            let friction = 0.1 * step as Real;
+            let (mut table, joints, joint_slots, mut contacts, slots) = falling_chain(friction);
+            let tree = table.joint_tree(&joints, &joint_slots).unwrap();
+            table.solve_through_tree(&tree, &mut contacts, &slots);
+            let p = contacts[0].points[0];
+            let v = contact_velocity(&table, &contacts[0], slots[0]);
+            assert!(joint_error(&table, &joints, &joint_slots) < 1e-12);
+            assert!(
+                v.y > -1e-12 && p.normal_impulse >= 0.0,
+                "μ {friction}: {v:?} {p:?}"
+            );
+            assert!(
+                p.normal_impulse == 0.0 || v.y.abs() < 1e-12,
+                "μ {friction}: {v:?}"
+            );
+            let cone = friction * p.normal_impulse;
+            assert!(
+                p.tangent_impulse.abs() <= cone * (1.0 + 1e-12),
+                "μ {friction}: {p:?}"
+            );
+            // (The tangent impulse acts along the normal's perpendicular.)
+            let vt = v.dot(contacts[0].normal.perp());
+            if p.tangent_impulse.abs() < cone * (1.0 - 1e-9) {
+                assert!(
+                    vt.abs() < 1e-9,
+                    "μ {friction}: slides at {vt} m/s inside the cone"
+                );
+            } else {
+                // On the cone's edge friction opposes the sliding.
+                assert!(vt * p.tangent_impulse <= 1e-12, "μ {friction}: {v:?} {p:?}");
+            }
         }
     }
 }

@@ -31,6 +31,7 @@
 
 mod axis;
 mod group;
+mod group_joints;
 mod impact;
 mod joint_tree;
 mod schedule;
@@ -502,6 +503,9 @@ pub(crate) struct PassBuffers {
     pairs: Vec<(u32, u32)>,
     /// Candidate lists to reuse (see `schedule::candidates`).
     lists: Vec<Vec<u32>>,
+    /// The joints of each body, built by the first jointed impact of a pass (see
+    /// `group::JointAdjacency`); `None` until then.
+    joint_adjacency: Option<group_joints::JointAdjacency>,
 }
 
 impl Clone for PassBuffers {
@@ -524,6 +528,7 @@ impl PassBuffers {
         self.yielded.clear();
         self.disabled.clear();
         self.pinned.clear();
+        self.joint_adjacency = None;
     }
 }
 

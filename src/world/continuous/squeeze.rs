@@ -19,7 +19,8 @@
 //! press, as if those were not there), the group is settled again without them, and the static
 //! world always wins.
 
-use super::group::{GroupContact, GroupJoint};
+use super::group::GroupContact;
+use super::group_joints::GroupJoint;
 use super::impact::SavedVelocity;
 use super::ContinuousPass;
 use crate::dynamics::contact_math::InverseMass;
