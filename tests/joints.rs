@@ -1026,37 +1026,12 @@ fn chain_hit(substeps: u32, speed: f64) -> f64 {
 #[test]
 fn a_long_chain_drawn_over_an_edge_stays_together_through_its_impacts() {
     let run = |continuous: bool, height: f64| -> (f64, usize) {
-        let mut w = World::new(WorldConfig {
+        let config = WorldConfig {
             continuous,
             ..WorldConfig::default()
-        });
-        w.add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: Shape::rectangle(400.0, 0.5).unwrap(),
-            transform: Transform::new(v(0.0, -0.5), 0.0),
-            ..BodyDef::default()
-        })
-        .unwrap();
-        let mut joints = Vec::new();
-        let mut previous: Option<BodyId> = None;
-        for i in 0..1000 {
-            let x = i as f64 * 0.5;
-            let link = w
-                .add_body(BodyDef {
-                    shape: Shape::capsule(v(-0.25, 0.0), v(0.25, 0.0), 0.05).unwrap(),
-                    transform: Transform::new(v(x, height), 0.0),
-                    density: 20.0,
-                    ..BodyDef::default()
-                })
-                .unwrap();
-            if let Some(p) = previous {
-                joints.push(
-                    w.add_joint(RevoluteJointDef::new(p, link, v(x - 0.25, height)))
-                        .unwrap(),
-                );
-            }
-            previous = Some(link);
-        }
+        };
+        // The ground ends at x = 400 m; the chain reaches 500 m.
+        let (mut w, _, joints) = flat_chain(config, 1000, height, (-400.0, 400.0));
         let (mut worst, mut impacts) = (0.0f64, 0);
         for _ in 0..450 {
             w.step();
@@ -1086,15 +1061,21 @@ fn a_long_chain_drawn_over_an_edge_stays_together_through_its_impacts() {
 }
 
 /// A chain of `links` capsules (0.5 m long, 0.1 m thick, density 20) lying flat at height `y`
-/// above a static ground longer than the chain, each pinned to the next; returns the world, the
-/// links and the joints.
-fn flat_chain(links: usize, y: f64) -> (World, Vec<BodyId>, Vec<sweep2d::JointId>) {
-    let mut w = World::new(WorldConfig::default());
-    let length = 0.5 * links as f64;
+/// from x = 0 along +x, each pinned to the next, above a static ground 1 m thick whose top face
+/// spans `ground` (x from, x to), in a world of `config`; returns the world, the links and the
+/// joints.
+fn flat_chain(
+    config: WorldConfig,
+    links: usize,
+    y: f64,
+    ground: (f64, f64),
+) -> (World, Vec<BodyId>, Vec<sweep2d::JointId>) {
+    let mut w = World::new(config);
+    let half = 0.5 * (ground.1 - ground.0);
     w.add_body(BodyDef {
         kind: BodyKind::Static,
-        shape: Shape::rectangle(length, 0.5).unwrap(),
-        transform: Transform::new(v(0.5 * length, -0.5), 0.0),
+        shape: Shape::rectangle(half, 0.5).unwrap(),
+        transform: Transform::new(v(ground.0 + half, -0.5), 0.0),
         ..BodyDef::default()
     })
     .unwrap();
@@ -1116,6 +1097,12 @@ fn flat_chain(links: usize, y: f64) -> (World, Vec<BodyId>, Vec<sweep2d::JointId
         bodies.push(link);
     }
     (w, bodies, joints)
+}
+
+/// The ground under a flat chain of `links` links: as long as the chain, and longer by half.
+fn ground_under(links: usize) -> (f64, f64) {
+    let length = 0.5 * links as f64;
+    (-0.25 * length, 1.25 * length)
 }
 
 /// What a flat chain's drop did over `steps` steps: impacts and holds in all, the largest joint
@@ -1150,7 +1137,7 @@ fn drop_chain(
 /// no hold, no link into the ground beyond the slop, joints within 2 cm.
 #[test]
 fn a_thousand_link_chain_dropped_flat_lands_in_the_solver() {
-    let (mut w, links, joints) = flat_chain(1000, 20.0);
+    let (mut w, links, joints) = flat_chain(WorldConfig::default(), 1000, 20.0, ground_under(1000));
     let (impacts, held, gap, lowest) = drop_chain(&mut w, &links, &joints, 200);
     let floor = 0.05 - sweep2d::constants::LINEAR_SLOP;
     assert!(
@@ -1166,7 +1153,8 @@ fn a_thousand_link_chain_dropped_flat_lands_in_the_solver() {
 #[test]
 fn a_flat_chain_lands_in_the_solver_from_any_height() {
     for height in [0.5, 2.0, 5.0, 20.0, 50.0, 100.0, 150.0, 200.0] {
-        let (mut w, links, joints) = flat_chain(100, height);
+        let (mut w, links, joints) =
+            flat_chain(WorldConfig::default(), 100, height, ground_under(100));
         // Long enough to land from 200 m (6.4 s) and settle.
         let (impacts, held, gap, lowest) = drop_chain(&mut w, &links, &joints, 420);
         let floor = 0.05 - sweep2d::constants::LINEAR_SLOP;
