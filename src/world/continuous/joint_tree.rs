@@ -24,8 +24,9 @@ use crate::math::{Real, Vec2};
 /// `JointTree::build`); `project` removes the error it makes by iterative refinement.
 const LEAF_COMPLIANCE: Real = 1e-8;
 
-/// Refinements of each projection: each multiplies the compliance's relative error by about
-/// `LEAF_COMPLIANCE`.
+/// Refinements of each projection of a tree with a compliant leaf (a joint to an immovable body):
+/// each multiplies the compliance's relative error by about `LEAF_COMPLIANCE`. A tree without one
+/// is factorised exactly and projects with one solve.
 const REFINEMENTS: usize = 2;
 
 /// One rigid row of a joint: a relative velocity that must vanish.
@@ -206,6 +207,9 @@ pub(super) struct JointTree {
     mass: Vec<[Real; 3]>,
     /// The joints, for the right-hand side.
     joints: Vec<TreeJoint>,
+    /// Whether a leaf joint got a compliance (`leaf_compliance`), whose error `project` refines
+    /// away; without one the factorisation is exact and `project` solves once.
+    compliant: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -395,6 +399,7 @@ impl JointTree {
             has_child[*p] = true;
         }
         let mut d_inv = Vec::with_capacity(nodes.len());
+        let mut compliant = false;
         for i in 0..nodes.len() {
             if let (Node::Joint(k), Some(p)) = (nodes[i], parent[i]) {
                 if !has_child[i] {
@@ -409,6 +414,7 @@ impl JointTree {
                     for row in 0..r {
                         diag[i].m[row][row] = compliance;
                     }
+                    compliant = true;
                 }
             }
             let inverse = diag[i].inverse()?;
@@ -433,6 +439,7 @@ impl JointTree {
             body_node,
             mass,
             joints,
+            compliant,
         })
     }
 
@@ -465,7 +472,8 @@ impl JointTree {
             })
             .collect();
         let mut x = self.solve(b.clone());
-        for _ in 0..REFINEMENTS {
+        let refinements = if self.compliant { REFINEMENTS } else { 0 };
+        for _ in 0..refinements {
             let residual = self.residual(&b, &x);
             let dx = self.solve(residual);
             for (xi, di) in x.iter_mut().zip(&dx) {
