@@ -302,8 +302,7 @@ impl ContinuousPass<'_> {
                 return;
             }
         }
-        let sweeps = iterations;
-        for sweep in 0..sweeps {
+        for sweep in 0..iterations {
             if let Some(tree) = &tree {
                 table.project(tree);
             } else {
@@ -469,8 +468,8 @@ impl GroupTable {
             let (k, p, dir, _) = rows[s];
             let (a, b) = slots[k];
             let point = &contacts[k].points[p];
-            let at = |i: usize, r: Vec2| Vec2::new(v[i][0], v[i][1]) + v[i][2] * r.perp();
-            (at(b, point.rb) - at(a, point.ra)).dot(dir)
+            let (va, vb) = (Vec2::new(v[a][0], v[a][1]), Vec2::new(v[b][0], v[b][1]));
+            relative_velocity(va, v[a][2], point.ra, vb, v[b][2], point.rb).dot(dir)
         };
         let responses: Vec<Vec<[Real; 3]>> = (0..rows.len())
             .map(|s| {

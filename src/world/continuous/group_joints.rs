@@ -46,8 +46,10 @@ pub(super) enum GroupJointKind {
 }
 
 impl ContinuousPass<'_> {
-    /// The joints among `members` and the dynamic bodies jointed to them (added to `members`, up
-    /// to `MAX_JOINT_GROUP_BODIES`), as rigid velocity constraints at step fraction `t`.
+    /// The joints among `members` and the dynamic bodies jointed to them (added to `members`,
+    /// and woken), as rigid velocity constraints at step fraction `t`: up to
+    /// `MAX_TREE_GROUP_BODIES` bodies when the joints form a tree the exact projection takes, up to
+    /// `MAX_JOINT_GROUP_BODIES` otherwise.
     pub(super) fn group_joints(&mut self, members: &mut Vec<u32>, t: Real) -> Vec<GroupJoint> {
         let Some(all) = self.joints else {
             return Vec::new();

@@ -504,7 +504,7 @@ pub(crate) struct PassBuffers {
     /// Candidate lists to reuse (see `schedule::candidates`).
     lists: Vec<Vec<u32>>,
     /// The joints of each body, built by the first jointed impact of a pass (see
-    /// `group::JointAdjacency`); `None` until then.
+    /// `group_joints::JointAdjacency`); `None` until then.
     joint_adjacency: Option<group_joints::JointAdjacency>,
 }
 
