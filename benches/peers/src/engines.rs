@@ -563,12 +563,35 @@ pub struct Box2d {
     stages: [f64; 8],
 }
 
+/// Box2D's log lines since the last `box2d_log_summary`: how many, and the first.
+static BOX2D_LOG: std::sync::Mutex<(usize, String)> = std::sync::Mutex::new((0, String::new()));
+
+fn record_box2d_log(message: &str) {
+    let mut log = BOX2D_LOG.lock().unwrap_or_else(|e| e.into_inner());
+    if log.0 == 0 {
+        log.1 = message.trim().to_string();
+    }
+    log.0 += 1;
+}
+
+/// What Box2D logged since the last call (`None`: nothing): the count and the first line.
+pub fn box2d_log_summary() -> Option<String> {
+    let mut log = BOX2D_LOG.lock().unwrap_or_else(|e| e.into_inner());
+    let (count, first) = std::mem::take(&mut *log);
+    (count > 0).then(|| format!("Box2D logged {count} lines, the first \"{first}\""))
+}
+
 impl Box2d {
     /// `bullet(body)` says which dynamic bodies get Box2D's `isBullet` (continuous collision
     /// against dynamic bodies too).
     pub fn new(spec: &SceneSpec, bullet: impl Fn(&BodySpec) -> bool) -> Self {
         use boxdd::{BodyBuilder, BodyType, Foundation, Position, WorldBuilder, WorldScalar};
-        let foundation = Foundation::initialize_default().expect("Box2D initialises");
+        // Box2D's log goes to `box2d_log_summary` instead of the terminal (a heap overflows its
+        // pair buffer every step, one line each time).
+        let config = boxdd::FoundationConfig::default().with_log_hook(std::sync::Arc::new(
+            |message: &str| record_box2d_log(message),
+        ));
+        let foundation = Foundation::initialize(config).expect("Box2D initialises");
         let g = boxdd::Vec2::new(spec.gravity[0] as f32, spec.gravity[1] as f32);
         // Box2D clamps speeds at `maximumLinearSpeed` (4 m per step at 60 Hz by default); a user
         // firing faster bullets raises it, and so does this benchmark, to twice the fastest body.

@@ -14,6 +14,9 @@
 //! the spec has neither ragdolls with joint limits, springs and friction nor bodies created
 //! mid-run). The difference that remains: Box2D's spinner motor torque is `FLT_MAX`, here capped
 //! at sweep2d's largest valid force (1e15 N·m), which no contact in the scene approaches.
+//!
+//! One scene is not Box2D's: `heap`, the hardening review's 2,000 boxes created at one point
+//! (`docs/reliability.md`), with the suite's defaults.
 
 use crate::engines::{self, Box2d, Engine, Rapier, Sweep2d};
 use crate::spec::{BodySpec, FilterSpec, JointSpec, Kind, Part, SceneSpec};
@@ -532,7 +535,26 @@ fn compounds() -> SuiteScene {
     }
 }
 
-/// The suite's scenes, in Box2D's order (less `rain`).
+/// Not one of Box2D's scenes: the hardening review's heap, 2,000 boxes of 1 m created at one point
+/// 5 m above a static ground, 50 steps (`docs/reliability.md`, "Bodies created at one point").
+/// Every pair overlaps at the start; the soft contacts push them apart.
+fn heap() -> SuiteScene {
+    let mut bodies = vec![ground(
+        [0.0, -0.5],
+        vec![offset_box(400.0, 0.5, [0.0, 0.0])],
+    )];
+    bodies.extend((0..2000).map(|_| dynamic([0.0, 5.0], vec![square(0.5)])));
+    SuiteScene {
+        name: "heap",
+        spec: spec(bodies, Vec::new()),
+        steps: 50,
+        sleep: true,
+        quality: Quality::Plain,
+        driver: None,
+    }
+}
+
+/// The suite's scenes, in Box2D's order (less `rain`), then `heap` (not Box2D's).
 fn scenes() -> Vec<fn() -> SuiteScene> {
     vec![
         compounds,
@@ -544,6 +566,7 @@ fn scenes() -> Vec<fn() -> SuiteScene> {
         spinner,
         tumbler,
         washer,
+        heap,
     ]
 }
 
@@ -759,7 +782,10 @@ pub fn run(
                 let built = Instant::now();
                 let mut engine = make_engine(which, &scene.spec);
                 let build_ms = built.elapsed().as_secs_f64() * 1e3;
-                let (ms, line, stages) = run_once(&scene, engine.as_mut(), steps);
+                let (ms, mut line, stages) = run_once(&scene, engine.as_mut(), steps);
+                if let Some(log) = engines::box2d_log_summary() {
+                    line = format!("{line}; {log}");
+                }
                 times[which].push(ms);
                 lines[which] = format!("built in {build_ms:.0} ms; {line}");
                 stage_lines[which] = stages;
