@@ -273,6 +273,12 @@ impl BroadPhase {
         &self.pairs
     }
 
+    /// The new pairs the last [`update_pairs`](Self::update_pairs) found (proxy ids, each pair
+    /// once, `a < b`, ascending), read through a shared borrow.
+    pub fn new_pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
     /// Pair finding when many proxies moved: every overlapping pair of trees that can pair
     /// (dynamic with itself, with static and with kinematic) by simultaneous descent, kept when
     /// one of the two moved (flagged in `moved_flags`).

@@ -25,7 +25,7 @@
 use super::body_set::BodySet;
 use super::clock::Clock;
 use super::contact_set::ContactSet;
-use super::continuous::{deep_inside, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
+use super::continuous::{cores_overlap, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
 use super::events::{BodyMove, StepEvents};
 use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
@@ -203,22 +203,31 @@ fn update_pairs(
         joints.blocks(a, b) || bodies.at(a).pair_filter(bodies.at(b)) == PairFilter::Never
     };
     let known_or_filtered = |a: u32, b: u32| contacts.contains(a, b) || never(a, b);
-    let new_pairs = broad_phase.update_pairs(known_or_filtered);
+    broad_phase.update_pairs(known_or_filtered);
+    let new_pairs = broad_phase.new_pairs();
     // In a heap of bodies created inside each other, a body that already has
-    // `HEAP_CONTACT_CAP` contacts gets no contact with another such body deep inside it: memory
-    // then grows with the heap's bodies, not with its pairs (see `docs/continuous.md`, "Heaps").
-    // The skipped bodies are queried again next step, so a pair that is no longer deep gets its
-    // contact then.
-    // Contacts per body, counted only once a new pair is deep (never, outside such heaps).
+    // `HEAP_CONTACT_CAP` contacts gets no contact with another such body whose core overlaps its
+    // own (`cores_overlap`: the two are inside each other): memory and work then grow with the
+    // heap's bodies, not with its pairs (see `docs/continuous.md`, "Heaps"). The skipped bodies
+    // are queried again next step, so a pair that has come out of each other, or one of whose
+    // bodies has fewer contacts by then, gets its contact then.
+    // Contacts per body, counted only once a new pair's cores overlap (rare outside heaps).
     let mut degree: Vec<u32> = Vec::new();
     let mut requery: Vec<u32> = Vec::new();
     for &(a, b) in new_pairs {
-        if deep_inside(bodies.at(a), bodies.at(b)) {
+        if cores_overlap(bodies.at(a), bodies.at(b)) {
             if degree.is_empty() {
                 degree.resize(bodies.key_bound(), 0);
+                // (Only the contacts the removal below keeps: a fast body's contacts with the
+                // bodies it left behind do not count.)
                 for c in contacts.as_slice() {
-                    degree[c.a as usize] += 1;
-                    degree[c.b as usize] += 1;
+                    let kept = broad_phase
+                        .fat_aabb(bodies.proxy(c.a))
+                        .overlaps(&broad_phase.fat_aabb(bodies.proxy(c.b)));
+                    if kept {
+                        degree[c.a as usize] += 1;
+                        degree[c.b as usize] += 1;
+                    }
                 }
             }
             let capped = |k: u32| degree[k as usize] >= HEAP_CONTACT_CAP;

@@ -86,28 +86,30 @@ const WORK_PER_PAIR: usize = 32;
 /// the start of a step and many impacts within it): about 0.1 s of work.
 const WORK_FLOOR: usize = 1 << 20;
 
-/// Contacts both bodies must already have before a new pair of them that sits deep inside each
-/// other ([`deep_inside`]) gets no contact: a heap created at one point then keeps about this many
-/// contacts per body instead of one per pair of the heap (4,000 boxes at one point: 8 million
-/// contacts, 18 GB). Above `schedule::HEAP_DEGREE`, so such bodies count as a heap's.
+/// Contacts both bodies must already have (counting only the contacts the pair update keeps)
+/// before a new pair of them whose cores overlap ([`cores_overlap`]) gets no contact: a heap
+/// created at one point then keeps about this many contacts per body for as long as it is a heap,
+/// instead of one per pair of the heap (4,000 boxes at one point: 8 million contacts, 18 GB).
+/// Above `schedule::HEAP_DEGREE`, so such bodies count as a heap's.
 pub(crate) const HEAP_CONTACT_CAP: u32 = 64;
 
-/// Whether bodies `a` and `b` sit deep inside each other: their anchors (each the deepest point
-/// of its body, `extent` from its boundary) closer than half the thinner extent, so each anchor is
-/// inside the other body by more than half that extent.
-pub(crate) fn deep_inside(a: &crate::dynamics::Body, b: &crate::dynamics::Body) -> bool {
-    deep_inside_at(a, &a.pose, b, &b.pose)
+/// Whether the cores of bodies `a` and `b` overlap. A body's core is the disc of radius `extent`
+/// about its anchor (the deepest point of the body, `extent` from its boundary), so it lies inside
+/// the body: two overlapping cores mean the bodies overlap by at least as much as the cores do.
+/// Bodies that do not overlap never pass this test, however they stand.
+pub(crate) fn cores_overlap(a: &crate::dynamics::Body, b: &crate::dynamics::Body) -> bool {
+    cores_overlap_at(a, &a.pose, b, &b.pose)
 }
 
-/// [`deep_inside`] with the bodies' centre-of-mass frames at `xa` and `xb`.
-fn deep_inside_at(
+/// [`cores_overlap`] with the bodies' centre-of-mass frames at `xa` and `xb`.
+fn cores_overlap_at(
     a: &crate::dynamics::Body,
     xa: &Transform,
     b: &crate::dynamics::Body,
     xb: &Transform,
 ) -> bool {
     let (pa, pb) = (xa.transform_point(a.anchor), xb.transform_point(b.anchor));
-    (pa - pb).length() < 0.5 * a.extent.min(b.extent)
+    (pa - pb).length() < a.extent + b.extent
 }
 
 /// The pass summarises every contact up front (`Neighbours::summarise`) when its fast bodies'
@@ -921,15 +923,15 @@ impl<'w> ContinuousPass<'w> {
         }
     }
 
-    /// Whether bodies `a` and `b` sit deep inside each other ([`deep_inside`]) where their
-    /// segments stand at the later of their start times.
-    pub(super) fn deep_inside_now(&self, a: u32, b: u32) -> bool {
+    /// Whether the cores of bodies `a` and `b` overlap ([`cores_overlap`]) where their segments
+    /// stand at the later of their start times.
+    pub(super) fn cores_overlap_now(&self, a: u32, b: u32) -> bool {
         let (sa, sb) = (
             &self.buf.segments[a as usize],
             &self.buf.segments[b as usize],
         );
         let t = sa.t0.max(sb.t0);
-        deep_inside_at(
+        cores_overlap_at(
             self.bodies.at(a),
             &sa.pose_at(t),
             self.bodies.at(b),

@@ -103,10 +103,10 @@ impl ContinuousPass<'_> {
             return !swept && self.axis_gaps_hold(a, b, entry, true);
         }
         let Some(contact) = summary else {
-            // Two bodies of a heap deep inside each other whose contact the pair update left
-            // out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says. Others (their
-            // proxies were apart) only if their boxes stay apart.
-            return (self.in_heap(a, b) && self.deep_inside_now(a, b))
+            // Two bodies of a heap inside each other (their cores overlap) whose contact the pair
+            // update left out (`HEAP_CONTACT_CAP`): inside already, as the heap rule below says.
+            // Others (their proxies were apart) only if their boxes stay apart.
+            return (self.in_heap(a, b) && self.cores_overlap_now(a, b))
                 || self.boxes_stay_apart(a, b)
                 || self.axis_gaps_hold(a, b, None, false);
         };
@@ -246,7 +246,7 @@ impl ContinuousPass<'_> {
             return false;
         }
         let Some(contact) = self.buf.neighbours.summary_between(a, b, self.contacts) else {
-            return self.deep_inside_now(a, b);
+            return self.cores_overlap_now(a, b);
         };
         let thinner = self.bodies.at(a).extent.min(self.bodies.at(b).extent);
         contact.has_points && -contact.min_separation > TRUSTED_FRACTION * thinner
