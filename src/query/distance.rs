@@ -29,7 +29,9 @@ pub(crate) struct PointCoreResult {
 }
 
 /// Distance from `c` to the convex core `points`/`normals` (at least 2 points), same frame.
-#[inline]
+/// Always inlined: a polygon–circle query is little more than this loop (measured, 10% of the
+/// query's time went to the call).
+#[inline(always)]
 pub(crate) fn point_core(points: &[Vec2], normals: &[Vec2], c: Vec2) -> PointCoreResult {
     let n = points.len();
     let mut best = 0;

@@ -242,7 +242,8 @@ fn collide_points(a: &Core<'_>, b: &Core<'_>, max_distance: Real) -> Option<Loca
 
 /// Core (≥ 2 points) against a point swept by `point_radius`. With `flip`, the core is shape B and
 /// the point shape A, and the returned normal is flipped to point from A to B.
-fn collide_core_point(
+#[inline(always)]
+pub(crate) fn collide_core_point(
     core: &Core<'_>,
     c: Vec2,
     point_radius: Real,

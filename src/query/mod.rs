@@ -51,7 +51,7 @@ use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
 use crate::shape::{Core, Shape};
 pub(crate) use contact::LocalManifold;
-use manifold::{collide_cores, with_moved};
+use manifold::{collide_core_point, collide_cores, with_moved};
 
 /// Returns `true` if the world bounding boxes of the two placed shapes overlap (touching counts).
 /// The cheapest test; a broad-phase filter before [`intersects`].
@@ -136,7 +136,7 @@ pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<C
             let mut best: Option<(Contact, Real)> = None;
             for_each_piece_pair(a, xa, b, xb, 0.0, &mut |pa, xpa, pb, xpb, ia, ib| {
                 if let Some(m) = local_manifold(pa, xpa, pb, xpb, 0.0, REFERENCE_FACE_BIAS) {
-                    let mut c = m.to_contact(xpa, MANIFOLD_TOLERANCE);
+                    let mut c = m.world_contact(xpa, MANIFOLD_TOLERANCE);
                     c.tag_pieces(ia, ib);
                     if best.as_ref().is_none_or(|(_, s)| m.separation < *s) {
                         best = Some((c, m.separation));
@@ -146,7 +146,8 @@ pub fn contact(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Option<C
             best.map(|(c, _)| c)
         }
         _ => local_manifold(a, xa, b, xb, 0.0, REFERENCE_FACE_BIAS)
-            .map(|m| m.to_contact(xa, MANIFOLD_TOLERANCE)),
+            .as_ref()
+            .map(|m| m.world_contact(xa, MANIFOLD_TOLERANCE)),
     }
 }
 
@@ -303,10 +304,25 @@ pub(crate) fn local_manifold(
     bias: Real,
 ) -> Option<LocalManifold> {
     let b_in_a = xa.inv_mul(xb);
-    if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) {
-        if let (Some(fa), Some(fb)) = (pa.box_frame(), pb.box_frame()) {
-            return box_box::collide_boxes(pa, fa, pb, fb, &b_in_a, max_distance, bias);
+    match (a, b) {
+        (Shape::Polygon(pa), Shape::Polygon(pb)) => {
+            if let (Some(fa), Some(fb)) = (pa.box_frame(), pb.box_frame()) {
+                return box_box::collide_boxes(pa, fa, pb, fb, &b_in_a, max_distance, bias);
+            }
         }
+        // A polygon or capsule against a circle: the circle's centre moved into the other's frame
+        // and tested against its core directly, the same arithmetic as the general kernel's point
+        // case (bit for bit) without building and copying cores.
+        (Shape::Polygon(_) | Shape::Capsule(_), Shape::Circle(cb)) => {
+            let centre = b_in_a.transform_point(cb.center);
+            return collide_core_point(&convex_core(a), centre, cb.radius(), max_distance, false);
+        }
+        (Shape::Circle(ca), Shape::Polygon(_) | Shape::Capsule(_)) => {
+            let centre = xb.inv_mul(xa).transform_point(ca.center);
+            return collide_core_point(&convex_core(b), centre, ca.radius(), max_distance, false)
+                .map(|m| m.swapped_into(&b_in_a));
+        }
+        _ => {}
     }
     local_manifold_general(a, b, xa, xb, &b_in_a, max_distance, bias)
 }
@@ -458,11 +474,104 @@ pub(crate) fn contact_general(
     with_moved(&cb, &xa.inv_mul(xb), |b| {
         collide_cores(&ca, b, 0.0, REFERENCE_FACE_BIAS)
     })
-    .map(|m| m.to_contact(xa, MANIFOLD_TOLERANCE))
+    .map(|m| m.world_contact(xa, MANIFOLD_TOLERANCE))
 }
 
 #[inline]
 fn convex_core(s: &Shape) -> Core<'_> {
     s.core()
         .expect("compounds are split into pieces before the convex kernels")
+}
+
+#[cfg(test)]
+mod point_kernel_tests {
+    use super::*;
+    use crate::shape::Circle;
+    use proptest::prelude::*;
+    use std::f64::consts::PI;
+
+    fn transform(range: f64) -> impl Strategy<Value = Transform> {
+        (-range..range, -range..range, -PI..PI)
+            .prop_map(|(x, y, a)| Transform::new(Vec2::new(x, y), a))
+    }
+
+    /// Convex shapes with a core of two or more points: regular polygons of 3 to 12 sides (more
+    /// than 16 vertex pairs against a circle never, so the general kernel's bounding-circle test
+    /// is exercised only by the larger ones), rounded squares and capsules.
+    fn convex() -> impl Strategy<Value = Shape> {
+        prop_oneof![
+            (3usize..13, 0.1..2.0f64).prop_map(|(n, r)| Shape::regular_polygon(n, r).unwrap()),
+            (0.05..1.0f64, 0.01..0.3f64).prop_map(|(h, r)| {
+                let square = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| Vec2::new(x, y));
+                Shape::rounded_polygon(&square, r).unwrap()
+            }),
+            (-1.0..1.0f64, -1.0..1.0f64, 0.01..0.5f64).prop_map(|(x, y, r)| {
+                Shape::capsule(Vec2::new(-x, -y), Vec2::new(x, y + 0.1), r).unwrap()
+            }),
+        ]
+    }
+
+    /// Discs of 1 cm to 1.5 m, centred up to 0.5 m off their body's origin.
+    fn disc() -> impl Strategy<Value = Shape> {
+        (-0.5..0.5f64, -0.5..0.5f64, 0.01..1.5f64)
+            .prop_map(|(x, y, r)| Shape::from(Circle::with_center(Vec2::new(x, y), r).unwrap()))
+    }
+
+    /// The signed distance (metres) from world point `p` to the boundary of the world core of
+    /// `s` at `x`, less the radii: every edge's segment distance outside, the nearest face plane
+    /// inside (a brute-force reference, independent of the kernels).
+    fn reference_separation(s: &Shape, x: &Transform, p: Vec2, point_radius: Real) -> Real {
+        let core = s.core().unwrap();
+        let pts: Vec<Vec2> = core.points.iter().map(|v| x.transform_point(*v)).collect();
+        let n = pts.len();
+        let to_segment = |a: Vec2, b: Vec2| {
+            let t = ((p - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+            p.distance(a + t * (b - a))
+        };
+        let outside = (0..n)
+            .map(|i| to_segment(pts[i], pts[(i + 1) % n]))
+            .fold(Real::INFINITY, Real::min);
+        let planes: Vec<Real> = (0..n)
+            .map(|i| {
+                let edge = pts[(i + 1) % n] - pts[i];
+                Vec2::new(edge.y, -edge.x).normalize().dot(p - pts[i])
+            })
+            .collect();
+        let inside = n > 2 && planes.iter().all(|&d| d <= 0.0);
+        let d = if inside {
+            planes.iter().copied().fold(Real::NEG_INFINITY, Real::max)
+        } else {
+            outside
+        };
+        d - core.radius - point_radius
+    }
+
+    proptest! {
+        /// The direct polygon–circle and capsule–circle path of `local_manifold` gives the general
+        /// kernel's manifold bit for bit, in both orders, with and without a speculative margin,
+        /// and its separation is the brute-force distance from the disc's centre to the core.
+        #[test]
+        fn the_point_kernel_path_matches_the_general_kernel(
+            a in convex(), xa in transform(2.0), b in disc(), xb in transform(2.0),
+            margin in prop_oneof![Just(0.0), 0.0..0.3f64]
+        ) {
+            for bias in [REFERENCE_FACE_BIAS, 5e-4] {
+                let fast = local_manifold(&a, &xa, &b, &xb, margin, bias);
+                let general = local_manifold_general(&a, &b, &xa, &xb, &xa.inv_mul(&xb), margin, bias);
+                prop_assert_eq!(fast, general);
+                let fast = local_manifold(&b, &xb, &a, &xa, margin, bias);
+                let general = local_manifold_general(&b, &a, &xb, &xa, &xb.inv_mul(&xa), margin, bias);
+                prop_assert_eq!(fast, general);
+            }
+            let Shape::Circle(c) = &b else { unreachable!("a disc") };
+            let reference = reference_separation(&a, &xa, xb.transform_point(c.center), c.radius());
+            match local_manifold(&a, &xa, &b, &xb, margin, REFERENCE_FACE_BIAS) {
+                Some(m) => prop_assert!(
+                    (m.separation - reference).abs() <= 1e-9,
+                    "{} against {}", m.separation, reference
+                ),
+                None => prop_assert!(reference > margin - 1e-9, "missed at {}", reference),
+            }
+        }
+    }
 }

@@ -362,7 +362,7 @@ fn toi_from_manifold(
     options: &ToiOptions,
 ) -> Toi {
     let keep = m.separation.max(0.0) + options.tolerance + MANIFOLD_TOLERANCE;
-    let contact = m.to_contact(xa, keep);
+    let contact = m.world_contact(xa, keep);
     let pts = contact.points();
     let point = pts.iter().copied().sum::<Vec2>() / pts.len() as Real;
     Toi {
