@@ -397,6 +397,81 @@ fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
     );
 }
 
+/// The heap rule over shapes and sizes, not only equal boxes: heaps of 150 and 300 bodies created
+/// at one point, each body a box, a disc, a capsule or a hexagon of its own size (inner radius
+/// 0.15 to 0.6 m, so the largest is four times the smallest). Every step stays finite with nobody
+/// inside the ground, the contacts stay within 80 a body on average, few bodies are held, and the
+/// heap comes apart: no two bodies' centres closer than half the smaller one's inner radius.
+#[test]
+fn heaps_of_mixed_shapes_and_sizes_come_apart_with_bounded_contacts() {
+    use sweep2d::BodyKind;
+    for n in [150usize, 300] {
+        let mut w = World::new(WorldConfig::default());
+        let ground_shape = Shape::rectangle(200.0, 0.5).unwrap();
+        let ground_pose = Transform::new(v(0.0, -0.5), 0.0);
+        w.add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: ground_shape.clone(),
+            transform: ground_pose,
+            ..BodyDef::default()
+        })
+        .unwrap();
+        let mut inner = Vec::new();
+        for k in 0..n {
+            // Sizes spread over [0.15, 0.6] m by a fixed low-discrepancy walk.
+            let r = 0.15 + 0.45 * ((k as f64 * 0.618_033_988_75) % 1.0);
+            let shape = match k % 4 {
+                0 => Shape::rectangle(r, 1.3 * r).unwrap(),
+                1 => Shape::circle(r).unwrap(),
+                2 => Shape::capsule(v(-r, 0.0), v(r, 0.0), r).unwrap(),
+                _ => Shape::regular_polygon(6, r / (std::f64::consts::PI / 6.0).cos()).unwrap(),
+            };
+            inner.push(r);
+            w.add_body(BodyDef {
+                shape,
+                transform: Transform::new(v(0.0, 6.0), 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        }
+        const STEPS: usize = 150;
+        let (mut held, mut apart_at, mut most) = (0, None, 0);
+        for step in 0..STEPS {
+            w.try_step().expect("a finite step");
+            held += w.events().held.len();
+            most = most.max(w.pair_count());
+            assert!(
+                w.pair_count() <= 80 * n,
+                "heap of {n}, step {step}: {} contacts",
+                w.pair_count()
+            );
+            let centres: Vec<_> = w
+                .bodies()
+                .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+                .map(|(_, b)| b.transform().translation)
+                .collect();
+            for c in &centres {
+                assert!(
+                    !query::contains_point(&ground_shape, &ground_pose, *c),
+                    "heap of {n}, step {step}: a body inside the ground at {c:?}"
+                );
+            }
+            let deep = (0..n).any(|i| {
+                (i + 1..n)
+                    .any(|j| (centres[i] - centres[j]).length() < 0.5 * inner[i].min(inner[j]))
+            });
+            if apart_at.is_none() && !deep {
+                apart_at = Some(step);
+            }
+        }
+        println!(
+            "mixed heap of {n}: apart from step {apart_at:?}, at most {most} contacts, {held} holds"
+        );
+        assert!(apart_at.is_some(), "heap of {n} never came apart");
+        assert!(held <= n, "heap of {n}: {held} holds");
+    }
+}
+
 /// A segment added at an offset and an angle (the hardening review's first crash: moving it into
 /// the body frame rebuilt it as a capsule, which refuses radius 0) lands where its placement puts
 /// it, on a static and on a dynamic body, and through a scene file's `shapes`.
