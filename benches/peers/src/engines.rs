@@ -587,11 +587,14 @@ impl Box2d {
     pub fn new(spec: &SceneSpec, bullet: impl Fn(&BodySpec) -> bool) -> Self {
         use boxdd::{BodyBuilder, BodyType, Foundation, Position, WorldBuilder, WorldScalar};
         // Box2D's log goes to `box2d_log_summary` instead of the terminal (a heap overflows its
-        // pair buffer every step, one line each time).
-        let config = boxdd::FoundationConfig::default().with_log_hook(std::sync::Arc::new(
-            |message: &str| record_box2d_log(message),
-        ));
-        let foundation = Foundation::initialize(config).expect("Box2D initialises");
+        // pair buffer every step, one line each time). The foundation is process-wide: set up by
+        // the first world, reused by the others (a second set-up with a new hook is refused).
+        let foundation = Foundation::get().unwrap_or_else(|| {
+            let config = boxdd::FoundationConfig::default().with_log_hook(std::sync::Arc::new(
+                |message: &str| record_box2d_log(message),
+            ));
+            Foundation::initialize(config).expect("Box2D initialises")
+        });
         let g = boxdd::Vec2::new(spec.gravity[0] as f32, spec.gravity[1] as f32);
         // Box2D clamps speeds at `maximumLinearSpeed` (4 m per step at 60 Hz by default); a user
         // firing faster bullets raises it, and so does this benchmark, to twice the fastest body.
