@@ -495,12 +495,11 @@ mod point_kernel_tests {
             .prop_map(|(x, y, a)| Transform::new(Vec2::new(x, y), a))
     }
 
-    /// Convex shapes with a core of two or more points: regular polygons of 3 to 12 sides (more
-    /// than 16 vertex pairs against a circle never, so the general kernel's bounding-circle test
-    /// is exercised only by the larger ones), rounded squares and capsules.
+    /// Convex shapes with a core of two or more points: regular polygons of 3 to 16 sides (every
+    /// size a polygon may have), rounded squares and capsules.
     fn convex() -> impl Strategy<Value = Shape> {
         prop_oneof![
-            (3usize..13, 0.1..2.0f64).prop_map(|(n, r)| Shape::regular_polygon(n, r).unwrap()),
+            (3usize..17, 0.1..2.0f64).prop_map(|(n, r)| Shape::regular_polygon(n, r).unwrap()),
             (0.05..1.0f64, 0.01..0.3f64).prop_map(|(h, r)| {
                 let square = [(-h, -h), (h, -h), (h, h), (-h, h)].map(|(x, y)| Vec2::new(x, y));
                 Shape::rounded_polygon(&square, r).unwrap()
