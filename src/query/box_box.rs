@@ -122,19 +122,15 @@ pub(crate) fn collide_boxes(
     let (m, overlaps) = if flip {
         // Reference on B: work in B's box frame with A incident, then map into A's frame.
         let inc = Transform::from_parts(u, rel.rotation.inverse());
-        let (mut m, overlaps) = clip_boxes(fb.half, fa.half, &inc, edge_b, sep, max_distance, true);
-        m.normal = -m.normal;
-        map_points(&mut m, &box_b);
-        m.normal = box_b.transform_vector(m.normal);
-        (m, overlaps)
+        let (m, overlaps) = clip_boxes(fb.half, fa.half, &inc, edge_b, sep, max_distance, true);
+        (mapped(&m, -m.normal, &box_b), overlaps)
     } else {
-        let (mut m, overlaps) =
-            clip_boxes(fa.half, fb.half, &rel, edge_a, sep, max_distance, false);
-        if !a_centered {
-            map_points(&mut m, &box_a);
-            m.normal = box_a.transform_vector(m.normal);
+        let (m, overlaps) = clip_boxes(fa.half, fb.half, &rel, edge_a, sep, max_distance, false);
+        if a_centered {
+            (m, overlaps)
+        } else {
+            (mapped(&m, m.normal, &box_a), overlaps)
         }
-        (m, overlaps)
     };
     if sep > FACE_CONTACT_TOLERANCE {
         // Apart but within a speculative margin. When the incident vertex nearest the reference
@@ -187,10 +183,28 @@ fn boxes_apart(
     })
 }
 
+/// `m` (normal `normal`) mapped by `xf`: its live points and its normal moved, the rest as it was.
+/// Built whole rather than changed in place: a manifold whose fields were just stored one by one
+/// and is then copied out whole stalls the copy (the stores cannot be forwarded to the wider
+/// loads), which cost box–box queries about a sixth of their time.
 #[inline(always)]
-fn map_points(m: &mut LocalManifold, xf: &Transform) {
-    for p in &mut m.points[..m.count] {
-        p.point = xf.transform_point(p.point);
+fn mapped(m: &LocalManifold, normal: Vec2, xf: &Transform) -> LocalManifold {
+    let at = |k: usize| {
+        let p = m.points[k];
+        if k < m.count {
+            LocalPoint {
+                point: xf.transform_point(p.point),
+                ..p
+            }
+        } else {
+            p
+        }
+    };
+    LocalManifold {
+        normal: xf.transform_vector(normal),
+        separation: m.separation,
+        points: [at(0), at(1)],
+        count: m.count,
     }
 }
 

@@ -147,14 +147,28 @@ impl LocalManifold {
 
     /// A manifold computed with the shapes' roles swapped (in B's frame, normal from B to A), turned
     /// into A's frame: `b_in_a` maps B's frame into A's; the normal is flipped.
+    /// (Built whole, not changed in place: see [`LocalManifold::world_contact`] on copies of
+    /// manifolds stored field by field.)
     #[inline]
-    pub fn swapped_into(mut self, b_in_a: &Transform) -> Self {
-        self.normal = -b_in_a.transform_vector(self.normal);
-        for p in &mut self.points[..self.count] {
-            p.point = b_in_a.transform_point(p.point);
-            p.id.0 ^= 1 << 16;
+    pub fn swapped_into(self, b_in_a: &Transform) -> Self {
+        let at = |k: usize| {
+            let p = self.points[k];
+            if k < self.count {
+                LocalPoint {
+                    point: b_in_a.transform_point(p.point),
+                    separation: p.separation,
+                    id: FeatureId(p.id.0 ^ (1 << 16)),
+                }
+            } else {
+                p
+            }
+        };
+        Self {
+            normal: -b_in_a.transform_vector(self.normal),
+            separation: self.separation,
+            points: [at(0), at(1)],
+            count: self.count,
         }
-        self
     }
 
     /// The world-space [`Contact`] of an overlapping manifold, keeping the points whose separation
