@@ -295,26 +295,34 @@ fn scene_names_are_unique_and_objects_are_not_positional() {
     }
 }
 
+/// The static ground the heap tests drop their heaps on (400 m long, top at y = 0): its shape and
+/// pose, to check that no body ends inside it.
+fn heap_ground(w: &mut World) -> (Shape, Transform) {
+    let shape = Shape::rectangle(200.0, 0.5).unwrap();
+    let pose = Transform::new(v(0.0, -0.5), 0.0);
+    w.add_body(BodyDef {
+        kind: sweep2d::BodyKind::Static,
+        shape: shape.clone(),
+        transform: pose,
+        ..BodyDef::default()
+    })
+    .unwrap();
+    (shape, pose)
+}
+
 /// Bodies created at one point (a heap): every step finishes with a finite state, the heap keeps
 /// about 64 contacts a body instead of one per pair (the review's 10,000 such bodies aborted on
-/// a 5 GB allocation) for as long as it is a heap, the continuous pass sweeps none of the heap's pairs while they are inside
-/// each other (before the heap rule of `docs/continuous.md` it swept about a quarter of all pairs
-/// every step), its work stays within a bounded multiple of the step's pairs, nobody ends inside
-/// the ground, and the heap comes apart (no two centres within half a box) without being held
-/// still (held bodies stand still: 2,000 boxes were held every step and never came apart).
+/// a 5 GB allocation) for as long as it is a heap, the continuous pass sweeps none of the heap's
+/// pairs while they are inside each other (before the heap rule of `docs/continuous.md` it swept
+/// about a quarter of all pairs every step), its work stays within a bounded multiple of the
+/// step's pairs, nobody ends inside the ground, and the heap comes apart (no two centres within
+/// half a box) without being held still (held bodies stand still: 2,000 boxes were held every
+/// step and never came apart).
 #[test]
 fn a_heap_created_at_one_point_comes_apart_with_bounded_work() {
     use sweep2d::BodyKind;
     let mut w = World::new(WorldConfig::default());
-    let ground_shape = Shape::rectangle(200.0, 0.5).unwrap();
-    let ground_pose = Transform::new(v(0.0, -0.5), 0.0);
-    w.add_body(BodyDef {
-        kind: BodyKind::Static,
-        shape: ground_shape.clone(),
-        transform: ground_pose,
-        ..BodyDef::default()
-    })
-    .unwrap();
+    let (ground_shape, ground_pose) = heap_ground(&mut w);
     let n = 400;
     for _ in 0..n {
         w.add_body(BodyDef {
@@ -407,15 +415,7 @@ fn heaps_of_mixed_shapes_and_sizes_come_apart_with_bounded_contacts() {
     use sweep2d::BodyKind;
     for n in [150usize, 300] {
         let mut w = World::new(WorldConfig::default());
-        let ground_shape = Shape::rectangle(200.0, 0.5).unwrap();
-        let ground_pose = Transform::new(v(0.0, -0.5), 0.0);
-        w.add_body(BodyDef {
-            kind: BodyKind::Static,
-            shape: ground_shape.clone(),
-            transform: ground_pose,
-            ..BodyDef::default()
-        })
-        .unwrap();
+        let (ground_shape, ground_pose) = heap_ground(&mut w);
         let mut inner = Vec::new();
         for k in 0..n {
             // Sizes spread over [0.15, 0.6] m by a fixed low-discrepancy walk.
