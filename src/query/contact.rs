@@ -147,24 +147,30 @@ impl LocalManifold {
 
     /// A manifold computed with the shapes' roles swapped (in B's frame, normal from B to A), turned
     /// into A's frame: `b_in_a` maps B's frame into A's; the normal is flipped.
-    /// (Built whole, not changed in place: see [`LocalManifold::world_contact`] on copies of
-    /// manifolds stored field by field.)
     #[inline]
     pub fn swapped_into(self, b_in_a: &Transform) -> Self {
+        self.rebuilt(-b_in_a.transform_vector(self.normal), |p| LocalPoint {
+            point: b_in_a.transform_point(p.point),
+            separation: p.separation,
+            id: FeatureId(p.id.0 ^ (1 << 16)),
+        })
+    }
+
+    /// This manifold with `normal` and each of its `count` points passed through `f` (the unused
+    /// slot as it was). Built whole, not changed in place: a manifold whose fields were just
+    /// stored one by one and is then copied out whole stalls the copy (see
+    /// [`LocalManifold::world_contact`]).
+    #[inline(always)]
+    pub fn rebuilt(&self, normal: Vec2, f: impl Fn(LocalPoint) -> LocalPoint) -> Self {
         let at = |k: usize| {
-            let p = self.points[k];
             if k < self.count {
-                LocalPoint {
-                    point: b_in_a.transform_point(p.point),
-                    separation: p.separation,
-                    id: FeatureId(p.id.0 ^ (1 << 16)),
-                }
+                f(self.points[k])
             } else {
-                p
+                self.points[k]
             }
         };
         Self {
-            normal: -b_in_a.transform_vector(self.normal),
+            normal,
             separation: self.separation,
             points: [at(0), at(1)],
             count: self.count,

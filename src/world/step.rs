@@ -221,10 +221,7 @@ fn update_pairs(
                 // (Only the contacts the removal below keeps: a fast body's contacts with the
                 // bodies it left behind do not count.)
                 for c in contacts.as_slice() {
-                    let kept = broad_phase
-                        .fat_aabb(bodies.proxy(c.a))
-                        .overlaps(&broad_phase.fat_aabb(bodies.proxy(c.b)));
-                    if kept {
+                    if proxies_overlap(broad_phase, bodies, c.a, c.b) {
                         degree[c.a as usize] += 1;
                         degree[c.b as usize] += 1;
                     }
@@ -253,9 +250,7 @@ fn update_pairs(
     while k < contacts.len() {
         let c = &mut contacts.as_mut_slice()[k];
         let (a, b) = (c.a, c.b);
-        let overlap = broad_phase
-            .fat_aabb(bodies.proxy(a))
-            .overlaps(&broad_phase.fat_aabb(bodies.proxy(b)));
+        let overlap = proxies_overlap(broad_phase, bodies, a, b);
         if refilter {
             c.filter = if joints.blocks(a, b) {
                 PairFilter::Never
@@ -272,6 +267,14 @@ fn update_pairs(
         }
         contacts.remove(k);
     }
+}
+
+/// Whether the fat boxes of bodies `a`'s and `b`'s proxies overlap: a contact is kept while they
+/// do.
+fn proxies_overlap(broad_phase: &BroadPhase, bodies: &BodySet, a: u32, b: u32) -> bool {
+    broad_phase
+        .fat_aabb(bodies.proxy(a))
+        .overlaps(&broad_phase.fat_aabb(bodies.proxy(b)))
 }
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
