@@ -93,7 +93,7 @@ pub(crate) struct CoreDistance {
 ///
 /// The least point–core distance over the vertices of both cores, in the order B's vertices then
 /// A's, the first least one kept. A vertex whose lower bound already exceeds a distance found
-/// beforehand is skipped: for any unit `u`, a point `q` lies at least `u·q − max(u·A)` from A
+/// beforehand, or the best one so far, is skipped: for any unit `u`, a point `q` lies at least `u·q − max(u·A)` from A
 /// (and `p` at least `min(u·B) − u·p` from B). The beforehand distance is that of B's vertex
 /// deepest toward A, with `u` the direction from A to it, so only the vertices near the closest
 /// features are measured (two octagons: about two of sixteen), and the answer is the full
@@ -103,16 +103,16 @@ pub(crate) fn core_distance(a: &Core<'_>, b: &Core<'_>) -> CoreDistance {
     // line between the cores' vertex means), measured against A.
     let mean = |points: &[Vec2]| points.iter().copied().sum::<Vec2>() / points.len() as Real;
     let toward_b = mean(b.points) - mean(a.points);
-    let mut first = b.points[0];
-    let mut first_d = toward_b.dot(first);
-    for &q in &b.points[1..] {
+    let mut first = 0;
+    let mut first_d = toward_b.dot(b.points[0]);
+    for (i, &q) in b.points.iter().enumerate().skip(1) {
         let d = toward_b.dot(q);
         if d < first_d {
-            (first, first_d) = (q, d);
+            (first, first_d) = (i, d);
         }
     }
-    let probe = point_core(a.points, a.normals, first);
-    let (bound, u) = (probe.distance, probe.normal);
+    let probe = point_core(a.points, a.normals, b.points[first]);
+    let u = probe.normal;
     let (mut a_hi, mut a_scale) = (Real::NEG_INFINITY, 0.0 as Real);
     for &p in a.points {
         let d = u.dot(p);
@@ -126,23 +126,31 @@ pub(crate) fn core_distance(a: &Core<'_>, b: &Core<'_>) -> CoreDistance {
         b_scale = b_scale.max(d.abs());
     }
     // Rounding in the bounds and in `point_core` (far below this at any sane coordinate).
-    let cutoff = bound + 1e-9 + 1e-12 * (a_scale + b_scale);
+    let slack = 1e-9 + 1e-12 * (a_scale + b_scale);
+    // A vertex is measured unless its bound exceeds the probe's distance or the best so far:
+    // either way it could not replace the best (only a strictly smaller distance does).
+    let mut cutoff = probe.distance + slack;
     let mut best = CoreDistance {
         distance: Real::INFINITY,
         point_a: Vec2::ZERO,
         point_b: Vec2::ZERO,
     };
-    for &q in b.points {
+    for (i, &q) in b.points.iter().enumerate() {
         if u.dot(q) - a_hi > cutoff {
             continue;
         }
-        let r = point_core(a.points, a.normals, q);
+        let r = if i == first {
+            probe
+        } else {
+            point_core(a.points, a.normals, q)
+        };
         if r.distance < best.distance {
             best = CoreDistance {
                 distance: r.distance,
                 point_a: r.closest,
                 point_b: q,
             };
+            cutoff = cutoff.min(best.distance + slack);
         }
     }
     for &p in a.points {
@@ -156,6 +164,7 @@ pub(crate) fn core_distance(a: &Core<'_>, b: &Core<'_>) -> CoreDistance {
                 point_a: p,
                 point_b: r.closest,
             };
+            cutoff = cutoff.min(best.distance + slack);
         }
     }
     best
