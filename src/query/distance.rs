@@ -284,32 +284,24 @@ mod tests {
     /// The reference for [`core_distance`]: every vertex of B against A, then every vertex of A
     /// against B, the first least distance kept (no vertex skipped).
     fn every_vertex_distance(a: &Core<'_>, b: &Core<'_>) -> CoreDistance {
-        let mut best = CoreDistance {
-            distance: Real::INFINITY,
-            point_a: Vec2::ZERO,
-            point_b: Vec2::ZERO,
-        };
-        for &q in b.points {
+        let of_b = b.points.iter().map(|&q| {
             let r = point_core(a.points, a.normals, q);
-            if r.distance < best.distance {
-                best = CoreDistance {
-                    distance: r.distance,
-                    point_a: r.closest,
-                    point_b: q,
-                };
-            }
-        }
-        for &p in a.points {
+            (r.distance, r.closest, q)
+        });
+        let of_a = a.points.iter().map(|&p| {
             let r = point_core(b.points, b.normals, p);
-            if r.distance < best.distance {
-                best = CoreDistance {
-                    distance: r.distance,
-                    point_a: p,
-                    point_b: r.closest,
-                };
-            }
+            (r.distance, p, r.closest)
+        });
+        let mut candidates = of_b.chain(of_a);
+        let first = candidates.next().expect("cores have points");
+        // The first of the least (a later equal distance does not replace it).
+        let (distance, point_a, point_b) =
+            candidates.fold(first, |best, c| if c.0 < best.0 { c } else { best });
+        CoreDistance {
+            distance,
+            point_a,
+            point_b,
         }
-        best
     }
 
     /// Shapes with cores of 2 to 16 points: segments and capsules, boxes, regular polygons and
