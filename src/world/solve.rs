@@ -24,6 +24,7 @@ use super::WorldConfig;
 use crate::dynamics::constraint::{
     BodySim, BodyState, ConstraintPoint, ContactConstraint, Softness,
 };
+use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::joint::JointConstraint;
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
@@ -37,6 +38,10 @@ pub(crate) struct SolverBuffers {
     states: Vec<BodyState>,
     /// Cold data, indexed like `states`.
     sims: Vec<BodySim>,
+    /// Each moving body's inverse masses, indexed like `states` (index 0 unused: the bodies that
+    /// share the static entry are asked directly). Read per constraint from this short array
+    /// instead of from the bodies, whose records are far larger and scattered.
+    masses: Vec<InverseMass>,
     constraints: Vec<ContactConstraint>,
     /// The state index of each body, by key (0 for static bodies and free keys).
     state_of: Vec<u32>,
@@ -105,8 +110,10 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     let h = config.dt / config.substeps as Real;
     solver.states.clear();
     solver.sims.clear();
+    solver.masses.clear();
     solver.states.push(BodyState::STATIC);
     solver.sims.push(BodySim::STATIC);
+    solver.masses.push(InverseMass::default());
     solver.state_of.clear();
     solver.state_of.resize(bodies.key_bound(), 0);
     solver.any_kinematic = false;
@@ -141,6 +148,7 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
             ..BodyState::STATIC
         });
         solver.sims.push(sim);
+        solver.masses.push(b.inverse_mass());
     }
 }
 
@@ -201,11 +209,22 @@ fn build_constraints(
                     ..Default::default()
                 };
             }
+            let (sa, sb) = (
+                solver.state_of[c.a as usize] as usize,
+                solver.state_of[c.b as usize] as usize,
+            );
+            let mass = |state: usize, body: &crate::Body| {
+                if state == 0 {
+                    body.inverse_mass()
+                } else {
+                    solver.masses[state]
+                }
+            };
             solver.constraints.push(ContactConstraint {
-                a: solver.state_of[c.a as usize] as usize,
-                b: solver.state_of[c.b as usize] as usize,
-                mass_a: ba.inverse_mass(),
-                mass_b: bb.inverse_mass(),
+                a: sa,
+                b: sb,
+                mass_a: mass(sa, ba),
+                mass_b: mass(sb, bb),
                 normal: m.normal,
                 friction,
                 restitution,
