@@ -3,9 +3,11 @@
 //!
 //! ```text
 //! gather_states      one hot state per moving body (awake dynamic and kinematic), index 0 shared
-//!                    by every static body; gravity, forces and damping as per-substep terms
+//!                    by every static body; gravity, forces and damping as per-substep terms;
+//!                    each state's inverse masses in a short array of their own
 //! build_constraints  one constraint per manifold of the contacts the solver owns this step, with
-//!                    the two bodies' state indices and inverse masses
+//!                    the two bodies' state indices and inverse masses (from that array: the
+//!                    bodies' own records are not read per contact)
 //! SoftStepSolver     substeps: integrate, warm start, solve, relax; restitution
 //! store_impulses     accumulated impulses back to the manifolds (next step's warm start)
 //! report_meetings    pairs apart at the start that the solver pushed on: contact begins
