@@ -40,9 +40,9 @@ pub(crate) struct SolverBuffers {
     states: Vec<BodyState>,
     /// Cold data, indexed like `states`.
     sims: Vec<BodySim>,
-    /// Each moving body's inverse masses, indexed like `states` (index 0 unused: the bodies that
-    /// share the static entry are asked directly). Read per constraint from this short array
-    /// instead of from the bodies, whose records are far larger and scattered.
+    /// Each moving body's inverse masses, indexed like `states` (index 0, the shared static entry:
+    /// none). Read per constraint from this short array instead of from the bodies, whose records
+    /// are far larger and scattered.
     masses: Vec<InverseMass>,
     constraints: Vec<ContactConstraint>,
     /// The state index of each body, by key (0 for static bodies and free keys).
@@ -215,18 +215,11 @@ fn build_constraints(
                 solver.state_of[c.a as usize] as usize,
                 solver.state_of[c.b as usize] as usize,
             );
-            let mass = |state: usize, body: &crate::Body| {
-                if state == 0 {
-                    body.inverse_mass()
-                } else {
-                    solver.masses[state]
-                }
-            };
             solver.constraints.push(ContactConstraint {
                 a: sa,
                 b: sb,
-                mass_a: mass(sa, ba),
-                mass_b: mass(sb, bb),
+                mass_a: solver.masses[sa],
+                mass_b: solver.masses[sb],
                 normal: m.normal,
                 friction,
                 restitution,
