@@ -267,16 +267,11 @@ fn clip_boxes(
 
 #[cfg(test)]
 mod tests {
+    use super::super::test_strategies::transform;
     use super::super::{contact, contact_general, local_manifold, local_manifold_general};
     use crate::math::{Transform, Vec2};
     use crate::shape::Shape;
     use proptest::prelude::*;
-    use std::f64::consts::PI;
-
-    fn transform(range: f64) -> impl Strategy<Value = Transform> {
-        (-range..range, -range..range, -PI..PI)
-            .prop_map(|(x, y, a)| Transform::new(Vec2::new(x, y), a))
-    }
 
     /// Axis-aligned and oriented, off-centre rectangles (both take the box kernel).
     fn rectangle() -> impl Strategy<Value = Shape> {

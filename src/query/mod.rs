@@ -483,17 +483,26 @@ fn convex_core(s: &Shape) -> Core<'_> {
         .expect("compounds are split into pieces before the convex kernels")
 }
 
+/// Strategies the query kernels' unit tests share.
 #[cfg(test)]
-mod point_kernel_tests {
-    use super::*;
-    use crate::shape::Circle;
+pub(crate) mod test_strategies {
+    use crate::math::{Transform, Vec2};
     use proptest::prelude::*;
     use std::f64::consts::PI;
 
-    fn transform(range: f64) -> impl Strategy<Value = Transform> {
+    /// A pose: translation within `range` metres on each axis, any angle.
+    pub(crate) fn transform(range: f64) -> impl Strategy<Value = Transform> {
         (-range..range, -range..range, -PI..PI)
             .prop_map(|(x, y, a)| Transform::new(Vec2::new(x, y), a))
     }
+}
+
+#[cfg(test)]
+mod point_kernel_tests {
+    use super::test_strategies::transform;
+    use super::*;
+    use crate::shape::Circle;
+    use proptest::prelude::*;
 
     /// Convex shapes with a core of two or more points: regular polygons of 3 to 16 sides (every
     /// size a polygon may have), rounded squares and capsules.
