@@ -93,11 +93,12 @@ pub(crate) struct CoreDistance {
 ///
 /// The least point–core distance over the vertices of both cores, in the order B's vertices then
 /// A's, the first least one kept. A vertex whose lower bound already exceeds a distance found
-/// beforehand, or the best one so far, is skipped: for any unit `u`, a point `q` lies at least `u·q − max(u·A)` from A
-/// (and `p` at least `min(u·B) − u·p` from B). The beforehand distance is that of B's vertex
-/// deepest toward A, with `u` the direction from A to it, so only the vertices near the closest
-/// features are measured (two octagons: about two of sixteen), and the answer is the full
-/// loop's to the bit: a skipped vertex is farther than the answer.
+/// beforehand, or the best one so far, is skipped: for any unit `u`, a point `q` lies at least
+/// `u·q − max(u·A)` from A (and `p` at least `min(u·B) − u·p` from B). The beforehand distance is
+/// that of B's vertex deepest toward A, with `u` the direction from A to it, so only the vertices
+/// near the closest features are measured (two octagons at their time of impact: 3.6 of 16 on
+/// average), and the answer is the full loop's to the bit: a skipped vertex is farther than the
+/// answer.
 pub(crate) fn core_distance(a: &Core<'_>, b: &Core<'_>) -> CoreDistance {
     // A first distance and a direction to bound with: B's vertex deepest toward A (along the
     // line between the cores' vertex means), measured against A.
