@@ -374,6 +374,39 @@ proptest! {
 }
 
 /// The inner radius about a point, by hand: the distance to the nearest face or rim.
+/// The core reach is the bounding radius less the rounding, computed by hand: a disc turning
+/// about its centre moves no point of its outline closer to anything.
+#[test]
+fn core_reach_by_hand() {
+    assert_eq!(Shape::circle(0.35).unwrap().core_reach(), 0.0);
+    let off = Shape::compound(vec![(
+        Transform::from_translation(Vec2::new(3.0, 4.0)),
+        Shape::circle(0.5).unwrap(),
+    )])
+    .unwrap();
+    assert_relative_eq!(off.core_reach(), 5.0, epsilon = 1e-12);
+    assert_relative_eq!(off.bounding_radius(), 5.5, epsilon = 1e-12);
+    let k = Shape::capsule(Vec2::new(-0.3, 0.0), Vec2::new(0.3, 0.0), 0.2).unwrap();
+    assert_relative_eq!(k.core_reach(), 0.3, epsilon = 1e-12);
+    assert_relative_eq!(k.bounding_radius(), 0.5, epsilon = 1e-12);
+    let b = Shape::rectangle(0.4, 0.3).unwrap();
+    assert_relative_eq!(b.core_reach(), 0.5, epsilon = 1e-12);
+    assert_relative_eq!(b.core_reach(), b.bounding_radius());
+    let square = [
+        Vec2::new(-1.0, -1.0),
+        Vec2::new(1.0, -1.0),
+        Vec2::new(1.0, 1.0),
+        Vec2::new(-1.0, 1.0),
+    ];
+    let rounded = Shape::rounded_polygon(&square, 0.5).unwrap();
+    assert_relative_eq!(rounded.core_reach(), 2f64.sqrt(), epsilon = 1e-12);
+    assert_relative_eq!(
+        rounded.bounding_radius(),
+        2f64.sqrt() + 0.5,
+        epsilon = 1e-12
+    );
+}
+
 #[test]
 fn inner_radius_by_hand() {
     let b = Shape::rectangle(0.4, 0.3).unwrap();

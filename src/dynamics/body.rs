@@ -182,13 +182,16 @@ pub struct Body {
     pub(crate) angular_velocity: Real,
     /// Farthest point of the shape from the centre of mass (metres).
     pub(crate) reach: Real,
+    /// Farthest point of the shape's core from the centre of mass (metres): `reach` less the
+    /// rounding (`Shape::core_reach`). A turn moves the outline only through the core, so the
+    /// bounds on how fast two bodies close read this one (a disc turning about its centre
+    /// approaches nothing).
+    pub(crate) core_reach: Real,
     /// Distance from the anchor to the shape's boundary (metres): how far another body can move
     /// into this one before it reaches the anchor.
     pub(crate) extent: Real,
     pub(crate) inv_mass: Real,
     pub(crate) inv_inertia: Real,
-    /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
-    pub(crate) shape_version: u32,
     pub(crate) kind: BodyKind,
     /// Awake: simulated. A sleeping dynamic body is held still, costs no solver or narrow-phase
     /// work, and wakes with its island (see `world/sleep.rs`).
@@ -197,13 +200,6 @@ pub struct Body {
     pub(crate) solid: bool,
     /// Whether the collision shape has chain segments (their ghost contacts are removed).
     pub(crate) has_chain: bool,
-    pub(crate) force: Vec2,
-    pub(crate) torque: Real,
-    pub(crate) gravity_scale: Real,
-    pub(crate) linear_damping: Real,
-    pub(crate) angular_damping: Real,
-    /// How long the body has rested (seconds, under the sleep tolerances).
-    pub(crate) sleep_time: Real,
     /// Whether it may sleep.
     pub(crate) allow_sleep: bool,
     /// Whether its rotation is locked (`inv_inertia` is then 0, and its angular velocity 0).
@@ -211,6 +207,13 @@ pub struct Body {
     /// Whether its translation along world x / y is locked (`BodyDef::lock_x`, `lock_y`).
     pub(crate) lock_x: bool,
     pub(crate) lock_y: bool,
+    pub(crate) force: Vec2,
+    pub(crate) torque: Real,
+    pub(crate) gravity_scale: Real,
+    pub(crate) linear_damping: Real,
+    pub(crate) angular_damping: Real,
+    /// How long the body has rested (seconds, under the sleep tolerances).
+    pub(crate) sleep_time: Real,
     /// The solid shape's box at the last pose it was computed for (see [`SolidBox`]); not
     /// state: a snapshot leaves it out and a restored body computes it afresh.
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -223,6 +226,9 @@ pub struct Body {
     /// lines.
     #[cfg_attr(feature = "serde", serde(with = "crate::shape::exact"))]
     pub(crate) com_shape: Shape,
+    /// Bumped whenever shapes or filters change (contacts then compute their manifolds afresh).
+    /// Read with `com_shape` when a contact updates its manifold, so it sits right behind it.
+    pub(crate) shape_version: u32,
     /// The body's *anchor*: its deepest point among the centre of mass and its pieces' centres
     /// (centre-of-mass frame, metres). For a convex shape, the centre of mass.
     pub(crate) anchor: Vec2,
@@ -491,6 +497,7 @@ impl Body {
         self.inertia = a.inertia;
         self.inv_inertia = inverse_inertia(a.inertia, self.fixed_rotation);
         self.reach = a.com_shape.bounding_radius();
+        self.core_reach = a.com_shape.core_reach();
         (self.anchor, self.extent) = deepest_anchor(&a.com_shape);
         self.com_shape = a.com_shape;
         self.solid_box = SolidBox::default();
@@ -634,6 +641,7 @@ impl Body {
             && a.uniform_filter == self.uniform_filter
             && a.has_chain == self.has_chain
             && a.com_shape.bounding_radius() == self.reach
+            && a.com_shape.core_reach() == self.core_reach
             && anchor == self.anchor
             && extent == self.extent;
         if !own {
@@ -774,7 +782,10 @@ impl Body {
     /// A bound (metres) on how much any point of this body and any point of `other` close on each
     /// other in the next step of `dt` seconds if nothing pushes them: `|vA − vB|·dt +
     /// |aA − aB|·dt²` plus each body's `(|ω| + |α|·dt)·dt·reach`, with the accelerations from
-    /// gravity and the applied forces and torques.
+    /// gravity and the applied forces and torques. (The full reach, not the core reach the
+    /// continuous pass's bounds use: the wider margin gives the solver a swinging body's points a
+    /// step earlier, and a 1,000-link chain whipping over an edge stretched its joints three
+    /// times as far when its links' margins used the core reach.)
     pub(crate) fn predicted_relative_motion(&self, other: &Body, dt: Real, gravity: Vec2) -> Real {
         let ((a, alpha), (b, beta)) = (self.acceleration(gravity), other.acceleration(gravity));
         let linear =
@@ -1006,6 +1017,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
     check_shape_def(b, &shapes[0].def)?;
     let a = assemble(def.kind, &shapes, b, None)?;
     let reach = a.com_shape.bounding_radius();
+    let core_reach = a.com_shape.core_reach();
     let (anchor, extent) = deepest_anchor(&a.com_shape);
     let pose = def.transform * Transform::from_translation(a.local_center);
     let (linear_velocity, angular_velocity) = if def.kind == BodyKind::Static {
@@ -1050,6 +1062,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         user_tag: def.user_tag,
         name: def.name,
         reach,
+        core_reach,
         anchor,
         extent,
         solid_box: SolidBox::default(),
@@ -1116,6 +1129,7 @@ mod layout_tests {
             ("linear_velocity", offset_of!(Body, linear_velocity), 16),
             ("angular_velocity", offset_of!(Body, angular_velocity), 8),
             ("reach", offset_of!(Body, reach), 8),
+            ("core_reach", offset_of!(Body, core_reach), 8),
             ("extent", offset_of!(Body, extent), 8),
             ("inv_mass", offset_of!(Body, inv_mass), 8),
             ("inv_inertia", offset_of!(Body, inv_inertia), 8),

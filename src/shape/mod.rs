@@ -246,6 +246,32 @@ impl Shape {
         }
     }
 
+    /// The largest distance (metres) from the local origin to any point of the shape's *core*
+    /// (for a compound, of any piece's core): the shape's [`bounding_radius`](Self::bounding_radius)
+    /// less its rounding. A turn of `θ` about the origin moves the outline only through the core
+    /// (the rounding is the same in every direction), so no point of the outline closes on another
+    /// shape by more than `|θ|` times this: a disc turning about its centre approaches nothing.
+    #[must_use]
+    pub fn core_reach(&self) -> Real {
+        match self {
+            Shape::Compound(c) => c
+                .pieces()
+                .iter()
+                .map(|p| {
+                    let core = p.shape.core().expect("compound pieces are convex");
+                    core.points
+                        .iter()
+                        .map(|v| p.transform.transform_point(*v).length())
+                        .fold(0.0, Real::max)
+                })
+                .fold(0.0, Real::max),
+            convex => {
+                let core = convex.core().expect("convex shape");
+                core.points.iter().map(|v| v.length()).fold(0.0, Real::max)
+            }
+        }
+    }
+
     /// A circle holding the whole shape: (centre in the local frame, radius), metres. Exact for
     /// circles and capsules, about the centroid for polygons, about the box centre for compounds.
     #[must_use]

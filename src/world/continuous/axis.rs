@@ -27,7 +27,9 @@ pub(super) struct Drift {
     pub lin: Vec2,
     /// Turn over the rest of the step (radians).
     pub ang: Real,
-    /// Farthest point of the body from its centre of mass (metres).
+    /// Farthest point of the body's core from its centre of mass (metres, `Body::core_reach`):
+    /// a piece's projection on an axis is its core's less its rounding, so only the core's points
+    /// move the projected gap when the body turns.
     pub reach: Real,
     /// The turn `ang` as a rotation.
     pub turn: Rot,
@@ -238,7 +240,8 @@ mod tests {
     /// The bound against sampled exact gaps along the axis fixed in K: boxes and circles, with
     /// random motions over the whole range the pass meets (displacements up to 10 m, turns up to a
     /// full turn either way; the bound holds for any turn, it only loosens), never above the
-    /// sampled least change.
+    /// sampled least change. The drifts carry the core reach, as the pass's do: a spinning circle
+    /// is charged nothing for its turn, and the sampled gaps check that this is sound.
     #[test]
     fn the_floor_never_exceeds_the_sampled_change() {
         let mut seed = 0x5eed_u64;
@@ -270,7 +273,7 @@ mod tests {
                 continue;
             };
             let drift = |x: &Transform, lin, ang, s: &Shape| {
-                Drift::new(x.translation, lin, ang, s.bounding_radius())
+                Drift::new(x.translation, lin, ang, s.core_reach())
             };
             let (da, db) = (drift(&xa, la, aa, sa), drift(&xb, lb, ab, sb));
             // The axis fixed in B (K = B, pointing from B toward A), then in A.

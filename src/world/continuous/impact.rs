@@ -308,8 +308,7 @@ impl ContinuousPass<'_> {
                 body.linear_velocity * self.config.dt,
                 body.angular_velocity * self.config.dt,
             );
-            let reach = body.reach;
-            self.replace_segment(i, t, lin, ang, reach);
+            self.replace_segment(i, t, lin, ang);
             self.enlarge_proxy(i, t);
         }
         for &i in members {

@@ -1,8 +1,9 @@
 //! The continuous pass: impacts found by time of impact, processed in time order within the step.
 //!
 //! After the solver, each body has a motion over the step, x0 → x1, held here as a *segment*
-//! (start time, start pose, displacement and turn per unit step). A body is **fast** when some
-//! point of it can move more than half the speculative distance in the step. Two slow bodies that
+//! (start time, start pose, displacement and turn per unit step). A body is **fast** when its
+//! outline can move more than half the speculative distance in the step (displacement plus turn
+//! times core reach: a disc spinning in place is not fast). Two slow bodies that
 //! were farther apart than the speculative distance at the start cannot touch by the end (each
 //! closes at most half of it), and pairs closer than that were in the solver, whose speculative
 //! constraint stops them closing more than the gap; so only pairs with a fast body need a time of
@@ -348,9 +349,10 @@ impl Segment {
     }
 
     /// The segment that replaces this one from `t` with displacement `lin` and turn `ang` per
-    /// unit step, for a body of reach `reach` (metres).
-    fn replaced(&self, t: Real, lin: Vec2, ang: Real, reach: Real) -> Self {
-        let change = (lin - self.lin).length() + (ang - self.ang).abs() * reach;
+    /// unit step, for a body whose core reaches `core_reach` metres from its centre of mass (a
+    /// turn moves the outline only through the core: see `Body::core_reach`).
+    fn replaced(&self, t: Real, lin: Vec2, ang: Real, core_reach: Real) -> Self {
+        let change = (lin - self.lin).length() + (ang - self.ang).abs() * core_reach;
         Self {
             t0: t,
             pose0: self.pose_at(t),
@@ -837,7 +839,7 @@ impl<'w> ContinuousPass<'w> {
     }
 
     /// Builds every body's segment from the solver's motion and lists the fast bodies in `fast`:
-    /// those some point of which moves more than half the speculative distance.
+    /// those whose outline moves more than half the speculative distance.
     fn start(&mut self, angles: &[Real], fast: &mut Vec<u32>) {
         let half = SPECULATIVE_DISTANCE / 2.0;
         // Every body's segment is written below; keys without a body keep what they held
@@ -870,7 +872,7 @@ impl<'w> ContinuousPass<'w> {
                 ..Segment::still(b.previous_pose)
             };
             self.buf.segments[key as usize] = s;
-            if b.kind != BodyKind::Static && s.lin.length() + s.ang.abs() * b.reach > half {
+            if b.kind != BodyKind::Static && s.lin.length() + s.ang.abs() * b.core_reach > half {
                 fast.push(key);
             }
         }
@@ -883,14 +885,15 @@ impl<'w> ContinuousPass<'w> {
     }
 
     /// Gives body `i` a new segment from step fraction `t` with displacement `lin` and turn
-    /// `ang` per unit step (`Segment::replaced`; `reach` is the body's), and lists it for the
+    /// `ang` per unit step (`Segment::replaced`, with the body's core reach), and lists it for the
     /// final check.
-    pub(super) fn replace_segment(&mut self, i: u32, t: Real, lin: Vec2, ang: Real, reach: Real) {
+    pub(super) fn replace_segment(&mut self, i: u32, t: Real, lin: Vec2, ang: Real) {
         let old = self.buf.segments[i as usize];
         if !old.changed {
             self.buf.changed.push(i);
         }
-        self.buf.segments[i as usize] = old.replaced(t, lin, ang, reach);
+        let core_reach = self.bodies.at(i).core_reach;
+        self.buf.segments[i as usize] = old.replaced(t, lin, ang, core_reach);
         self.buf.restarted.push(i);
     }
 
@@ -975,8 +978,7 @@ impl<'w> ContinuousPass<'w> {
             }
         }
         self.give_back(list);
-        let reach = self.bodies.at(i).reach;
-        self.replace_segment(i, t, Vec2::ZERO, 0.0, reach);
+        self.replace_segment(i, t, Vec2::ZERO, 0.0);
         let id = self.bodies.id(i);
         self.events.body_held(id);
     }

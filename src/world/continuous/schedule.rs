@@ -181,7 +181,7 @@ impl ContinuousPass<'_> {
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (xa, xb) = (sa.pose_at(t), sb.pose_at(t));
         let drift = |x: &crate::math::Transform, s: &Segment, body: &Body| {
-            Drift::new(x.translation, s.lin * rest, s.ang * rest, body.reach)
+            Drift::new(x.translation, s.lin * rest, s.ang * rest, body.core_reach)
         };
         let (da, db) = (drift(&xa, sa, ba), drift(&xb, sb, bb));
         let contact =
@@ -300,8 +300,9 @@ impl ContinuousPass<'_> {
     }
 
     /// Whether bodies `a` and `b`, farther apart than `margin` at the start of the step, cannot
-    /// touch before its end: under the solver's motions no two of their points close by more than
-    /// `|ΔcA − ΔcB| + |ΔθA|·RA + |ΔθB|·RB` over the step, and since then each body's replaced
+    /// touch before its end: under the solver's motions their outlines close by at most
+    /// `|ΔcA − ΔcB| + |ΔθA|·RA + |ΔθB|·RB` over the step (`R` the core reach, see
+    /// `approach_bound`), and since then each body's replaced
     /// segments have put its points at most its `deviation` away from where the solver's motion
     /// would have them, at any time. So their gap stays above `margin` less those three. Failing
     /// that, the gap between their bounding boxes where their segments start (a lower bound of
@@ -311,7 +312,7 @@ impl ContinuousPass<'_> {
             &self.buf.segments[a as usize],
             &self.buf.segments[b as usize],
         );
-        let turn = |s: &super::Segment, i: u32| s.solver_ang.abs() * self.bodies.at(i).reach;
+        let turn = |s: &super::Segment, i: u32| s.solver_ang.abs() * self.bodies.at(i).core_reach;
         let solver = (sa.solver_lin - sb.solver_lin).length() + turn(sa, a) + turn(sb, b);
         solver + sa.deviation + sb.deviation < margin || self.boxes_stay_apart(a, b)
     }
@@ -345,17 +346,19 @@ impl ContinuousPass<'_> {
         aabb
     }
 
-    /// How much closer any point of body `a` can come to any point of body `b` over the rest of
-    /// their segments (metres): `|ΔcA − ΔcB| + |ΔθA|·RA + |ΔθB|·RB`, since `pA − pB` is
-    /// `(cA − cB) + R(θA)·rA − R(θB)·rB` and a turn of `θ` moves `R(θ)·r` by at most `|θ|·|r|`.
-    /// Relative, so a pair falling side by side at any speed does not approach at all.
+    /// How much closer the outlines of bodies `a` and `b` can come over the rest of their segments
+    /// (metres): `|ΔcA − ΔcB| + |ΔθA|·RA + |ΔθB|·RB` with `R` each body's core reach. The outlines'
+    /// distance is their cores' less the roundings, and for core points `pA − pB` is
+    /// `(cA − cB) + R(θA)·rA − R(θB)·rB`, where a turn of `θ` moves `R(θ)·r` by at most `|θ|·|r|`.
+    /// Relative, so a pair falling side by side at any speed does not approach at all, and a disc
+    /// spinning about its centre approaches nothing.
     fn approach_bound(&self, a: u32, b: u32) -> Real {
         let (sa, sb) = (
             &self.buf.segments[a as usize],
             &self.buf.segments[b as usize],
         );
         let rest = 1.0 - sa.t0.max(sb.t0);
-        let turn = |s: &super::Segment, i: u32| s.ang.abs() * self.bodies.at(i).reach;
+        let turn = |s: &super::Segment, i: u32| s.ang.abs() * self.bodies.at(i).core_reach;
         ((sa.lin - sb.lin).length() + turn(sa, a) + turn(sb, b)) * rest
     }
 
@@ -380,7 +383,8 @@ impl ContinuousPass<'_> {
     }
 
     /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`
-    /// moves a point at distance `r` from the centre by at most `min(|θ|, 2)·r`.
+    /// moves a core point at distance `r` from the centre by at most `min(|θ|, 2)·r`, and the
+    /// outline only through its core (the core reach bounds `r`).
     /// Remembered for the segment's version and `t` (the pass asks for the same box when it
     /// enlarges a proxy, finds candidates and verifies).
     fn swept_box(&mut self, i: u32, t: Real) -> Aabb {
@@ -403,7 +407,7 @@ impl ContinuousPass<'_> {
         let start = body.solid_box_at(&x0);
         let swept = start
             .union(&body.solid_box_at(&x1))
-            .grown(2.0 * turn.min(2.0) * body.reach);
+            .grown(2.0 * turn.min(2.0) * body.core_reach);
         *cached = CachedBox::new(self.buf.pass, seg.version, t, swept);
         swept
     }
