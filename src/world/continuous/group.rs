@@ -153,12 +153,22 @@ impl ContinuousPass<'_> {
             inside(k.a) && inside(k.b)
         });
         let saved: Vec<_> = members.iter().map(|&i| self.saved_velocity(i)).collect();
+        let mut changed = Vec::with_capacity(members.len());
         self.solve_group(&mut contacts, &mut joints);
         // Pressed against immovable bodies beyond what a few sweeps settle: see `squeeze.rs`.
         if self.pinned_group(&contacts) {
             self.squeeze(&mut contacts, &mut joints, &saved);
         }
-        members
+        // A neighbour the settling left exactly as it was keeps its motion: a new segment for it
+        // would only trade the solver's motion for its velocity times the rest of the step, and
+        // re-sweep pairs that nothing changed.
+        for (&i, &(_, v, w)) in members.iter().zip(&saved) {
+            let body = self.bodies.at(i);
+            if i == a || i == b || body.linear_velocity != v || body.angular_velocity != w {
+                changed.push(i);
+            }
+        }
+        changed
     }
 
     /// Appends the contact of bodies `i` and `c` at step fraction `t` if they touch (within the
