@@ -488,12 +488,7 @@ impl ContinuousPass<'_> {
                     }
                 });
             for &c in &others {
-                // (A body re-swept after each of its impacts queries again and finds the same
-                // bodies: each is listed once, so the lists stay as long as the neighbourhoods.)
-                let found = self.buf.neighbours.found_by.entry(c).or_default();
-                if !found.contains(&i) {
-                    found.push(i);
-                }
+                self.buf.neighbours.found_by.entry(c).or_default().push(i);
             }
         }
         if !others.is_empty() {
