@@ -36,7 +36,8 @@ enum Quality {
     /// The ram (the tracked body): where it ends and how fast; and the total momentum of the
     /// dynamic bodies against the start's.
     Ram,
-    /// The spinner's (tracked) angular velocity at the end.
+    /// The spinner's (tracked) angular velocity at the end, and at how many steps' ends it turned at
+    /// under half its motor speed (sampled every step in `run_once`).
     Spinner,
     /// Dynamic bodies outside a drum turning about `center` whose inside is `half` wide in its
     /// own frame (a square drum; `round`: a disc of that radius).
@@ -589,6 +590,13 @@ fn make_engine(which: usize, spec: &SceneSpec) -> Box<dyn Engine> {
 /// line.
 fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, String, String) {
     let mut timed = 0.0;
+    // The spinner's quality is sampled every step (outside the timing): a body jammed between the
+    // blade's tip and the ring can stop the blade for a step, and the value at the last step
+    // alone says only whether that step was one of them.
+    let spinner = matches!(scene.quality, Quality::Spinner)
+        .then(|| scene.spec.bodies.iter().position(|b| b.tracked))
+        .flatten();
+    let mut stalled = 0;
     for step in 0..steps {
         let start = Instant::now();
         if let Some(Driver::Pusher { body }) = scene.driver {
@@ -603,6 +611,9 @@ fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, 
         } else {
             engine.reset_profile();
         }
+        if let Some(k) = spinner {
+            stalled += usize::from(engine.angular_velocity(k).abs() < SPINNER_STALLED);
+        }
     }
     let timed_steps = (steps.max(2) - 1) as f64;
     let stages = engine
@@ -611,8 +622,17 @@ fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, 
         .map(|(name, ms)| format!("{name} {:.2}", ms / timed_steps))
         .collect::<Vec<_>>()
         .join(", ");
-    (timed / timed_steps, quality(scene, engine, steps), stages)
+    let mut line = quality(scene, engine, steps);
+    if spinner.is_some() {
+        line +=
+            &format!(", under {SPINNER_STALLED} rad/s at the end of {stalled} of {steps} steps");
+    }
+    (timed / timed_steps, line, stages)
 }
+
+/// Angular speed (rad/s) under which the spinner (motor speed 5 rad/s) counts as stopped at the
+/// end of a step.
+const SPINNER_STALLED: f64 = 2.5;
 
 /// The quality line after `steps` steps.
 fn quality(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> String {
