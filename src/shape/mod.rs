@@ -225,25 +225,7 @@ impl Shape {
     /// of a bounding circle about the origin, used for early-outs and rotation bounds.
     #[must_use]
     pub fn bounding_radius(&self) -> Real {
-        match self {
-            Shape::Compound(c) => c
-                .pieces()
-                .iter()
-                .map(|p| {
-                    let core = p.shape.core().expect("compound pieces are convex");
-                    let r = core
-                        .points
-                        .iter()
-                        .map(|v| p.transform.transform_point(*v).length())
-                        .fold(0.0, Real::max);
-                    r + core.radius
-                })
-                .fold(0.0, Real::max),
-            convex => {
-                let core = convex.core().expect("convex shape");
-                core.points.iter().map(|v| v.length()).fold(0.0, Real::max) + core.radius
-            }
-        }
+        self.farthest_point(true)
     }
 
     /// The largest distance (metres) from the local origin to any point of the shape's *core*
@@ -253,22 +235,34 @@ impl Shape {
     /// shape by more than `|θ|` times this: a disc turning about its centre approaches nothing.
     #[must_use]
     pub fn core_reach(&self) -> Real {
+        self.farthest_point(false)
+    }
+
+    /// The largest distance (metres) from the local origin to any core point of any piece, plus
+    /// that piece's rounding when `rounded`.
+    fn farthest_point(&self, rounded: bool) -> Real {
+        let piece = |core: &Core<'_>, place: &dyn Fn(Vec2) -> Vec2| {
+            let r = core
+                .points
+                .iter()
+                .map(|v| place(*v).length())
+                .fold(0.0, Real::max);
+            if rounded {
+                r + core.radius
+            } else {
+                r
+            }
+        };
         match self {
             Shape::Compound(c) => c
                 .pieces()
                 .iter()
                 .map(|p| {
                     let core = p.shape.core().expect("compound pieces are convex");
-                    core.points
-                        .iter()
-                        .map(|v| p.transform.transform_point(*v).length())
-                        .fold(0.0, Real::max)
+                    piece(&core, &|v| p.transform.transform_point(v))
                 })
                 .fold(0.0, Real::max),
-            convex => {
-                let core = convex.core().expect("convex shape");
-                core.points.iter().map(|v| v.length()).fold(0.0, Real::max)
-            }
+            convex => piece(&convex.core().expect("convex shape"), &|v| v),
         }
     }
 
