@@ -373,7 +373,6 @@ proptest! {
     }
 }
 
-/// The inner radius about a point, by hand: the distance to the nearest face or rim.
 /// The core reach is the bounding radius less the rounding, computed by hand: a disc turning
 /// about its centre moves no point of its outline closer to anything.
 #[test]
@@ -407,6 +406,7 @@ fn core_reach_by_hand() {
     );
 }
 
+/// The inner radius about a point, by hand: the distance to the nearest face or rim.
 #[test]
 fn inner_radius_by_hand() {
     let b = Shape::rectangle(0.4, 0.3).unwrap();

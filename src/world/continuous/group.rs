@@ -99,8 +99,8 @@ pub(super) struct GroupContact {
 
 impl ContinuousPass<'_> {
     /// Settles the bodies around an impact of `a` and `b` at step fraction `t` (after its impulse).
-    /// Returns the dynamic bodies whose velocity the settling may have changed (`a` and `b`
-    /// included), for new segments.
+    /// Returns the dynamic bodies whose velocity the settling changed (`a` and `b` always), for
+    /// new segments.
     pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
         let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
         let mut contacts: Vec<GroupContact> = Vec::new();
@@ -153,7 +153,6 @@ impl ContinuousPass<'_> {
             inside(k.a) && inside(k.b)
         });
         let saved: Vec<_> = members.iter().map(|&i| self.saved_velocity(i)).collect();
-        let mut changed = Vec::with_capacity(members.len());
         self.solve_group(&mut contacts, &mut joints);
         // Pressed against immovable bodies beyond what a few sweeps settle: see `squeeze.rs`.
         if self.pinned_group(&contacts) {
@@ -162,13 +161,14 @@ impl ContinuousPass<'_> {
         // A neighbour the settling left exactly as it was keeps its motion: a new segment for it
         // would only trade the solver's motion for its velocity times the rest of the step, and
         // re-sweep pairs that nothing changed.
-        for (&i, &(_, v, w)) in members.iter().zip(&saved) {
+        // (`saved` lists the members in order.)
+        let mut before = saved.iter();
+        members.retain(|&i| {
+            let (_, v, w) = *before.next().expect("one saved velocity per member");
             let body = self.bodies.at(i);
-            if i == a || i == b || body.linear_velocity != v || body.angular_velocity != w {
-                changed.push(i);
-            }
-        }
-        changed
+            i == a || i == b || body.linear_velocity != v || body.angular_velocity != w
+        });
+        members
     }
 
     /// Appends the contact of bodies `i` and `c` at step fraction `t` if they touch (within the

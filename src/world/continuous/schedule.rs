@@ -195,10 +195,13 @@ impl ContinuousPass<'_> {
             })
         };
         let approach = self.approach_bound(a, b);
-        // Whether the pair closes slower than the restitution threshold at every instant of the
-        // rest of the step (no point of either closes faster than the approach bound per unit
-        // time), so it cannot bounce whatever its restitution.
-        let slow = approach < self.config.restitution_threshold * rest * self.config.dt;
+        // The fastest the pair can close at any instant of the rest of the step (m/s): no point
+        // of either closes faster than the approach bound per unit time.
+        let fastest_closing = if rest > 0.0 {
+            approach / (rest * self.config.dt)
+        } else {
+            Real::INFINITY
+        };
         let mut holds = true;
         for_each_piece_pair(
             &ba.com_shape,
@@ -220,8 +223,8 @@ impl ContinuousPass<'_> {
                     // sink a pair no deeper by the end of the step is not resolved either), unless
                     // they could bounce, whose time the pass keeps exact, or a kinematic body
                     // presses one of them.
-                    let bouncy = !slow && self.config.piece_material(ba, ia, bb, ib).1 > 0.0;
-                    if bouncy || pressed {
+                    let restitution = self.config.piece_material(ba, ia, bb, ib).1;
+                    if pressed || bounces(self.config, restitution, fastest_closing, 0) {
                         0.0
                     } else {
                         -VERIFY_DEPTH
