@@ -6,6 +6,14 @@
 //! place and bumps the slot's generation, so stale ids are rejected. Inside the step, bodies are
 //! addressed by key: every key held by a contact, a proxy or a step buffer names a live body (they
 //! are dropped with the body), so [`BodySet::at`] needs no `Option`.
+//!
+//! The set also keeps the *moving set*: the keys of the bodies a step moves (kinematic bodies and
+//! awake dynamic ones), in storage order, so that the step's passes over bodies cost nothing per
+//! static or sleeping body (Box2D v3's awake solver set, kept as a list of keys beside the
+//! storage). A resting body handed out mutably ([`BodySet::at_mut`], [`BodySet::get_mut`]) is
+//! remembered, and [`BodySet::refresh_moving`] lists it once it moves (a call or an impact woke
+//! it); bodies that came to rest leave the list at the start of the next step, after their last
+//! move was reported (see `docs/simulation.md`, "Sleeping").
 
 use crate::broadphase::ProxyKey;
 use crate::dynamics::{Body, BodyId};
@@ -39,6 +47,44 @@ pub(crate) struct BodySet {
     pub shapes_changed: bool,
     /// Number of sensor shapes over all bodies (the sensor pass runs only when there are some).
     pub sensor_shapes: usize,
+    /// The moving set: keys of the bodies listed as moving, in storage order (see the module
+    /// notes). Derived from the bodies, so not written to snapshots.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    moving: Vec<u32>,
+    /// Per key: whether the key is in `moving`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    listed: Vec<bool>,
+    /// Keys of resting bodies handed out mutably since the last refresh (repeats allowed).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    touched: Vec<u32>,
+    /// The moving set must be rebuilt from every body (a set read from a snapshot).
+    #[cfg_attr(feature = "serde", serde(skip, default = "rebuild"))]
+    rebuild_moving: bool,
+    /// Scratch of `refresh_moving`: the merged list.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    merged: Vec<u32>,
+    /// The bodies the last `start_step` gave their start pose (the moving set and the bodies
+    /// handed out since, live, repeats allowed), or every body when `stepped_all`.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    stepped: Vec<u32>,
+    #[cfg_attr(feature = "serde", serde(skip))]
+    stepped_all: bool,
+}
+
+/// A set read from a snapshot rebuilds its moving set at its first step.
+#[cfg(feature = "serde")]
+fn rebuild() -> bool {
+    true
+}
+
+/// Whether a step moves the body: kinematic, or dynamic and awake (the moving set's members).
+#[inline]
+fn moves(b: &Body) -> bool {
+    match b.kind {
+        crate::dynamics::BodyKind::Static => false,
+        crate::dynamics::BodyKind::Kinematic => true,
+        crate::dynamics::BodyKind::Dynamic => b.awake,
+    }
 }
 
 impl BodySet {
@@ -157,6 +203,7 @@ impl BodySet {
         };
         self.bodies.push(body);
         self.keys.push(key);
+        self.touched.push(key);
         self.id(key)
     }
 
@@ -210,10 +257,15 @@ impl BodySet {
         &self.bodies[self.slots[key as usize].dense as usize]
     }
 
-    /// The live body with this key, mutably.
+    /// The live body with this key, mutably. A resting body handed out is remembered: if the
+    /// caller sets it moving, the next [`BodySet::refresh_moving`] lists it.
     #[inline]
     pub fn at_mut(&mut self, key: u32) -> &mut Body {
-        &mut self.bodies[self.slots[key as usize].dense as usize]
+        let body = &mut self.bodies[self.slots[key as usize].dense as usize];
+        if !moves(body) {
+            self.touched.push(key);
+        }
+        body
     }
 
     /// Gives the body with key `key` a new proxy (its kind changed: proxies live in a tree per
@@ -228,30 +280,188 @@ impl BodySet {
         self.slots[key as usize].proxy
     }
 
+    /// The moving set: keys of the bodies the step moves, in storage order (see the module
+    /// notes). Between a step's start and its last stage it may also hold bodies that came to
+    /// rest during the step (they leave at the next step's start).
+    pub fn moving(&self) -> &[u32] {
+        &self.moving
+    }
+
+    /// Whether body `key` is in the moving set.
+    #[inline]
+    pub fn is_listed(&self, key: u32) -> bool {
+        self.listed.get(key as usize).copied().unwrap_or(false)
+    }
+
+    /// The start of a step: every body that may have moved or been moved since the last step
+    /// started (the moving set, and the resting bodies handed out mutably since) takes its pose
+    /// as the step's start pose (`previous_pose`), so every body's start pose is its pose; then
+    /// the moving set is refreshed, dropping the bodies at rest (`refresh_moving`). Keys newly
+    /// listed go to `newly`.
+    pub fn start_step(&mut self, newly: &mut Vec<u32>) {
+        self.stepped.clear();
+        self.stepped_all = self.rebuild_moving;
+        if self.rebuild_moving {
+            for b in &mut self.bodies {
+                b.previous_pose = b.pose;
+            }
+        } else {
+            for &k in self.moving.iter().chain(&self.touched) {
+                let dense = self.slots[k as usize].dense;
+                if let Some(b) = self.bodies.get_mut(dense as usize) {
+                    b.previous_pose = b.pose;
+                    self.stepped.push(k);
+                }
+            }
+        }
+        self.refresh_moving(true, newly);
+    }
+
+    /// The bodies the last [`BodySet::start_step`] gave their start pose (`None`: every body):
+    /// every body that moved, was moved or changed since the step before started. A body not
+    /// listed has rested, untouched, since before the previous step, so whatever a pass wrote of
+    /// it then (a still motion at its pose) holds.
+    pub fn stepped(&self) -> Option<&[u32]> {
+        (!self.stepped_all).then_some(&self.stepped[..])
+    }
+
+    /// Lists in the moving set the remembered resting bodies that now move (a call or an impact
+    /// woke them), and, when `drop_resting`, drops the listed bodies that no longer move or no
+    /// longer exist. Keys newly listed go to `newly`, in storage order. Costs the moving set's
+    /// length and the number of bodies remembered, not the number of bodies.
+    pub fn refresh_moving(&mut self, drop_resting: bool, newly: &mut Vec<u32>) {
+        newly.clear();
+        if self.listed.len() < self.slots.len() {
+            self.listed.resize(self.slots.len(), false);
+        }
+        let (slots, bodies, listed) = (&self.slots, &self.bodies, &mut self.listed);
+        let dense = |k: u32| slots[k as usize].dense;
+        if std::mem::take(&mut self.rebuild_moving) {
+            self.touched.clear();
+            listed.fill(false);
+            self.moving.clear();
+            for (&k, b) in self.keys.iter().zip(bodies) {
+                if moves(b) {
+                    listed[k as usize] = true;
+                    self.moving.push(k);
+                }
+            }
+            newly.extend_from_slice(&self.moving);
+            return;
+        }
+        if drop_resting {
+            self.moving.retain(|&k| {
+                let keep = dense(k) != FREE && moves(&bodies[dense(k) as usize]);
+                listed[k as usize] = keep;
+                keep
+            });
+            // A removal moves the storage's last body into the removed one's place.
+            if !self.moving.is_sorted_by_key(|&k| dense(k)) {
+                self.moving.sort_unstable_by_key(|&k| dense(k));
+            }
+        }
+        for &k in &self.touched {
+            if dense(k) != FREE && !listed[k as usize] && moves(&bodies[dense(k) as usize]) {
+                listed[k as usize] = true;
+                newly.push(k);
+            }
+        }
+        self.touched.clear();
+        if newly.is_empty() {
+            return;
+        }
+        newly.sort_unstable_by_key(|&k| dense(k));
+        // Both lists in storage order: merged.
+        let merged = &mut self.merged;
+        merged.clear();
+        let (mut i, mut j) = (0, 0);
+        while i < self.moving.len() && j < newly.len() {
+            if dense(self.moving[i]) < dense(newly[j]) {
+                merged.push(self.moving[i]);
+                i += 1;
+            } else {
+                merged.push(newly[j]);
+                j += 1;
+            }
+        }
+        merged.extend_from_slice(&self.moving[i..]);
+        merged.extend_from_slice(&newly[j..]);
+        std::mem::swap(&mut self.moving, merged);
+    }
+
+    /// Checks the moving set against every body (debug builds): it lists exactly the bodies
+    /// that move, at most once, in storage order, and every body's start pose is its pose. Call
+    /// right after [`BodySet::start_step`].
+    #[cfg(debug_assertions)]
+    pub fn assert_moving_set(&self) {
+        let expected: Vec<u32> = self
+            .keys
+            .iter()
+            .zip(&self.bodies)
+            .filter(|(_, b)| moves(b))
+            .map(|(&k, _)| k)
+            .collect();
+        assert_eq!(
+            self.moving, expected,
+            "the moving set lists the moving bodies"
+        );
+        for (&k, b) in self.keys.iter().zip(&self.bodies) {
+            assert_eq!(self.listed[k as usize], moves(b), "body {k}'s listing");
+            assert!(
+                b.previous_pose == b.pose,
+                "body {k} starts the step where it is"
+            );
+        }
+    }
+
+    /// The bodies of the moving set with their keys, in storage order (see `moving`), asking
+    /// for the cache lines most passes read a few bodies ahead (see `Ahead`).
+    pub fn iter_moving(&self) -> impl Iterator<Item = (u32, &Body)> {
+        let (lines, distance) = Ahead::STEP_FIELDS;
+        self.moving.iter().enumerate().map(move |(i, &k)| {
+            if let Some(&ahead) = self.moving.get(i + distance) {
+                let dense = self.slots[ahead as usize].dense as usize;
+                Body::prefetch_lines(self.bodies.as_ptr().wrapping_add(dense), lines.clone());
+            }
+            (k, self.at(k))
+        })
+    }
+
+    /// Calls `f` with the key, proxy and body of each body of the moving set, in storage order,
+    /// asking for the cache lines of the bodies a few ahead (`fields`: what the pass reads, see
+    /// `Ahead`).
+    fn each_moving_mut(
+        &mut self,
+        (lines, distance): (std::ops::Range<usize>, usize),
+        mut f: impl FnMut(u32, ProxyKey, &mut Body),
+    ) {
+        for i in 0..self.moving.len() {
+            if let Some(&ahead) = self.moving.get(i + distance) {
+                let dense = self.slots[ahead as usize].dense as usize;
+                Body::prefetch_lines(self.bodies.as_ptr().wrapping_add(dense), lines.clone());
+            }
+            let k = self.moving[i];
+            let slot = &self.slots[k as usize];
+            f(k, slot.proxy, &mut self.bodies[slot.dense as usize]);
+        }
+    }
+
+    /// [`BodySet::each_moving_mut`] for passes reading what most passes read.
+    pub fn for_moving(&mut self, f: impl FnMut(u32, &mut Body)) {
+        let mut f = f;
+        self.each_moving_mut(Ahead::STEP_FIELDS, |k, _, b| f(k, b));
+    }
+
+    /// [`BodySet::each_moving_mut`] for the refit, which reads the box cache and shapes too,
+    /// with each body's proxy.
+    pub fn for_moving_with_proxies(&mut self, f: impl FnMut(u32, ProxyKey, &mut Body)) {
+        self.each_moving_mut(Ahead::BOX_FIELDS, f);
+    }
+
     /// Every live body with its key, in storage order.
     pub fn iter(&self) -> impl Iterator<Item = (u32, &Body)> {
         let ahead = Ahead::new(&self.bodies, Ahead::STEP_FIELDS);
         ahead.ask_along(self.keys.iter().copied().zip(&self.bodies))
-    }
-
-    /// Every live body with its key, mutably.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (u32, &mut Body)> {
-        let ahead = Ahead::new(&self.bodies, Ahead::STEP_FIELDS);
-        ahead.ask_along(self.keys.iter().copied().zip(&mut self.bodies))
-    }
-
-    /// Every live body with its key and broad-phase proxy, mutably (for the refit, which reads
-    /// the bodies' box caches and shapes too).
-    pub fn iter_mut_with_proxies(&mut self) -> impl Iterator<Item = (u32, ProxyKey, &mut Body)> {
-        let ahead = Ahead::new(&self.bodies, Ahead::BOX_FIELDS);
-        let slots = &self.slots;
-        ahead.ask_along(
-            self.keys
-                .iter()
-                .map(move |&k| (k, slots[k as usize].proxy))
-                .zip(&mut self.bodies)
-                .map(|((k, proxy), body)| (k, proxy, body)),
-        )
     }
 }
 

@@ -1,5 +1,13 @@
 //! The world's contacts: one [`PairContact`] per pair of bodies whose proxies overlap, stored
 //! densely with an index by pair (the set of tracked pairs).
+//!
+//! The storage is split in two: the *active* contacts first, then the *parked* ones, whose two
+//! bodies both rest (static or asleep) and were parked when an island fell asleep. Nothing in a
+//! step changes a parked contact (neither body moves, so its proxies, manifold and impulses stand),
+//! so the step's passes over contacts read only the active ones, and a sleeping pile costs nothing
+//! per contact (Box2D v3 moves a sleeping island's contacts into its sleeping solver set). When one
+//! of its bodies starts moving again the contact goes back to the active ones
+//! (`ContactSet::unpark`).
 
 use crate::dynamics::contact::PairContact;
 use std::collections::{HashMap, HashSet};
@@ -52,8 +60,11 @@ pub(crate) type PairSet = HashSet<(u32, u32), BuildHasherDefault<PairHasher>>;
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactSet {
+    /// The active contacts, then the `parked` ones.
     contacts: Vec<PairContact>,
     index: PairMap<usize>,
+    /// How many contacts, at the end of `contacts`, are parked.
+    parked: usize,
 }
 
 impl ContactSet {
@@ -67,6 +78,13 @@ impl ContactSet {
             return Err(format!(
                 "{} index entries for {} contacts",
                 self.index.len(),
+                self.contacts.len()
+            ));
+        }
+        if self.parked > self.contacts.len() {
+            return Err(format!(
+                "{} parked contacts of {}",
+                self.parked,
                 self.contacts.len()
             ));
         }
@@ -88,6 +106,12 @@ impl ContactSet {
             }
             c.check_restored(a, b)
                 .map_err(|e| format!("contact {k}: {e}"))?;
+            if k >= self.active_len() && !(a.is_resting() && b.is_resting()) {
+                return Err(format!(
+                    "contact {k} is parked, but one of its bodies {} and {} moves",
+                    c.a, c.b
+                ));
+            }
         }
         Ok(())
     }
@@ -102,21 +126,46 @@ impl ContactSet {
         self.index.contains_key(&(a, b))
     }
 
-    /// Adds a contact for an untracked pair.
+    /// Adds a contact for an untracked pair, among the active ones.
     pub fn insert(&mut self, contact: PairContact) {
         self.index
             .insert((contact.a, contact.b), self.contacts.len());
         self.contacts.push(contact);
+        if self.parked > 0 {
+            self.swap(self.contacts.len() - 1, self.active_len() - 1);
+        }
     }
 
-    /// Removes contact `k` (the last contact takes its place), returning it.
+    /// Removes contact `k`, returning it. An active contact's place is taken by the last active
+    /// contact (whose place the last parked one takes); a parked one's by the last contact.
+    /// Without parked contacts: the last contact takes its place.
     pub fn remove(&mut self, k: usize) -> PairContact {
+        if k < self.active_len() {
+            let last_active = self.active_len() - 1;
+            self.swap(k, last_active);
+            // The contact is now the first parked one: removed as a parked contact.
+            self.parked += 1;
+            return self.remove(last_active);
+        }
+        self.parked -= 1;
         let c = self.contacts.swap_remove(k);
         self.index.remove(&(c.a, c.b));
         if let Some(moved) = self.contacts.get(k) {
             self.index.insert((moved.a, moved.b), k);
         }
         c
+    }
+
+    /// Swaps contacts `i` and `j` in the storage, with their index entries.
+    fn swap(&mut self, i: usize, j: usize) {
+        if i == j {
+            return;
+        }
+        self.contacts.swap(i, j);
+        for k in [i, j] {
+            let c = &self.contacts[k];
+            self.index.insert((c.a, c.b), k);
+        }
     }
 
     /// Removes every contact of body `key`.
@@ -130,6 +179,52 @@ impl ContactSet {
                 k += 1;
             }
         }
+    }
+
+    /// Number of active contacts (the first ones of [`ContactSet::as_slice`]).
+    pub fn active_len(&self) -> usize {
+        self.contacts.len() - self.parked
+    }
+
+    /// The active contacts, in storage order (a contact's index here is its index in
+    /// [`ContactSet::as_slice`]).
+    pub fn active(&self) -> &[PairContact] {
+        &self.contacts[..self.active_len()]
+    }
+
+    /// The active contacts, mutably (their pairs must not change).
+    pub fn active_mut(&mut self) -> &mut [PairContact] {
+        let n = self.active_len();
+        &mut self.contacts[..n]
+    }
+
+    /// Parks every active contact both of whose bodies `rests` (see the module notes): its place
+    /// among the active contacts is taken by the last active one.
+    pub fn park(&mut self, rests: impl Fn(u32) -> bool) {
+        for k in (0..self.active_len()).rev() {
+            let c = &self.contacts[k];
+            if rests(c.a) && rests(c.b) {
+                self.swap(k, self.active_len() - 1);
+                self.parked += 1;
+            }
+        }
+    }
+
+    /// Makes active again every parked contact one of whose bodies `moves`: it takes the first
+    /// parked place, whose contact goes to its own. Costs the number of parked contacts.
+    pub fn unpark(&mut self, moves: impl Fn(u32) -> bool) {
+        for k in self.active_len()..self.contacts.len() {
+            let c = &self.contacts[k];
+            if moves(c.a) || moves(c.b) {
+                self.swap(k, self.active_len());
+                self.parked -= 1;
+            }
+        }
+    }
+
+    /// Number of parked contacts.
+    pub fn parked_len(&self) -> usize {
+        self.parked
     }
 
     /// The contacts, in storage order.

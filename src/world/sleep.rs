@@ -29,40 +29,59 @@ use super::joints::JointSet;
 use super::WorldConfig;
 use crate::dynamics::BodyKind;
 
-/// Updates resting times and puts islands to sleep or wakes them (see the module notes).
+/// The sleep stage's buffers, kept between steps.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SleepBuffers {
+    /// Union–find parents, by body key.
+    parent: Vec<u32>,
+    /// Per island root: some body of the island is awake.
+    any_awake: Vec<bool>,
+    /// Per island root: every awake body of the island has rested for `time_to_sleep`.
+    all_tired: Vec<bool>,
+    /// Sleeping bodies linked to an awake one, then their whole sleeping islands.
+    sleepers: Vec<u32>,
+    /// Per key: listed in `sleepers`.
+    seen: Vec<bool>,
+}
+
+/// Updates resting times and puts islands to sleep or wakes them (see the module notes). Costs
+/// the moving bodies and the active contacts and joints; a sleeping island costs nothing unless
+/// an awake body touches it.
 pub(crate) fn update_sleep(
     config: &WorldConfig,
     bodies: &mut BodySet,
-    contacts: &ContactSet,
+    contacts: &mut ContactSet,
     joints: &JointSet,
-    parent: &mut Vec<u32>,
+    buf: &mut SleepBuffers,
     events: &mut StepEvents,
 ) {
     let n = bodies.key_bound();
-    // Resting times.
+    // Resting times (only awake bodies rest; the others keep theirs).
     let (lin, ang) = (
         config.linear_sleep_tolerance,
         config.angular_sleep_tolerance,
     );
-    let mut any_asleep = false;
-    for (_, b) in bodies.iter_mut() {
+    bodies.for_moving(|_, b| {
         if b.kind != BodyKind::Dynamic || !b.awake {
-            any_asleep |= b.kind == BodyKind::Dynamic;
-            continue;
+            return;
         }
         let rests = config.sleep
             && b.allow_sleep
             && b.linear_velocity.length_squared() <= lin * lin
             && b.angular_velocity.abs() <= ang;
         b.sleep_time = if rests { b.sleep_time + config.dt } else { 0.0 };
-    }
-    if !(config.sleep || any_asleep) {
+    });
+    let asleep = |bodies: &BodySet, k: u32| {
+        let b = bodies.at(k);
+        b.kind == BodyKind::Dynamic && !b.awake
+    };
+    if !config.sleep && !bodies.iter().any(|(k, _)| asleep(bodies, k)) {
         // Sleeping is off and every body is awake: no island can fall asleep or needs waking,
         // and every resting time is zero.
         return;
     }
     // A moving kinematic body keeps what it touches awake.
-    for c in contacts.as_slice().iter().filter(|c| c.touching) {
+    for c in contacts.active().iter().filter(|c| c.touching) {
         for (k, other) in [(c.a, c.b), (c.b, c.a)] {
             let body = bodies.at(k);
             let moving = body.kind == BodyKind::Kinematic
@@ -72,7 +91,16 @@ pub(crate) fn update_sleep(
             }
         }
     }
-    // Islands: union–find over dynamic bodies, by key.
+    // Islands: union–find over dynamic bodies, by key, through the active touching contacts and
+    // the joints. Sleeping bodies linked to an awake one are listed: their whole sleeping islands
+    // (linked through parked contacts too) join below.
+    let SleepBuffers {
+        parent,
+        any_awake,
+        all_tired,
+        sleepers,
+        seen,
+    } = buf;
     parent.clear();
     parent.extend(0..n as u32);
     fn find(parent: &mut [u32], mut i: u32) -> u32 {
@@ -90,55 +118,97 @@ pub(crate) fn update_sleep(
         }
     };
     let dynamic = |bodies: &BodySet, k: u32| bodies.at(k).kind == BodyKind::Dynamic;
-    for c in contacts.as_slice().iter().filter(|c| c.touching) {
-        if dynamic(bodies, c.a) && dynamic(bodies, c.b) {
-            union(parent, c.a, c.b);
+    sleepers.clear();
+    let links = contacts
+        .active()
+        .iter()
+        .filter(|c| c.touching)
+        .map(|c| (c.a, c.b))
+        .chain(
+            joints
+                .iter()
+                .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
+        );
+    for (a, b) in links {
+        if dynamic(bodies, a) && dynamic(bodies, b) {
+            union(parent, a, b);
+            match (asleep(bodies, a), asleep(bodies, b)) {
+                (true, false) => sleepers.push(a),
+                (false, true) => sleepers.push(b),
+                _ => {}
+            }
         }
     }
-    for (_, j) in joints.iter() {
-        if let Some(a) = j.body_a {
-            if dynamic(bodies, a) && dynamic(bodies, j.body_b) {
-                union(parent, a, j.body_b);
+    if !sleepers.is_empty() {
+        // The sleeping islands of the listed sleepers, whole.
+        seen.clear();
+        seen.resize(n, false);
+        let graph = Links::new(bodies, contacts, joints, |a, b| {
+            dynamic(bodies, a) && dynamic(bodies, b)
+        });
+        sleepers.sort_unstable();
+        sleepers.dedup();
+        for &k in sleepers.iter() {
+            seen[k as usize] = true;
+        }
+        let mut i = 0;
+        while i < sleepers.len() {
+            let k = sleepers[i];
+            for &o in graph.of(k) {
+                if asleep(bodies, o) && !std::mem::replace(&mut seen[o as usize], true) {
+                    union(parent, k, o);
+                    sleepers.push(o);
+                }
             }
+            i += 1;
         }
     }
     // Per island root: whether some body is awake, and whether every awake one rested long
     // enough.
-    let mut any_awake = vec![false; n];
-    let mut all_tired = vec![true; n];
-    let keys: Vec<u32> = bodies
-        .iter()
-        .filter(|(_, b)| b.kind == BodyKind::Dynamic)
-        .map(|(k, _)| k)
-        .collect();
-    for &k in &keys {
+    any_awake.resize(n, false);
+    all_tired.resize(n, true);
+    for &k in bodies.moving().iter().chain(sleepers.iter()) {
         let root = find(parent, k) as usize;
-        let b = bodies.at(k);
-        if b.awake {
+        any_awake[root] = false;
+        all_tired[root] = true;
+    }
+    for (k, b) in bodies.iter_moving() {
+        if b.kind == BodyKind::Dynamic && b.awake {
+            let root = find(parent, k) as usize;
             any_awake[root] = true;
             if b.sleep_time < config.time_to_sleep {
                 all_tired[root] = false;
             }
         }
     }
-    for &k in &keys {
+    let sleeps = |parent: &mut Vec<u32>, k: u32| {
         let root = find(parent, k) as usize;
-        if !any_awake[root] {
-            continue; // asleep, and nothing woke it
-        }
-        let id = bodies.id(k);
-        let b = bodies.at_mut(k);
-        if all_tired[root] && config.sleep {
-            if b.awake {
-                events.fell_asleep.push(id);
-            }
+        all_tired[root] && config.sleep
+    };
+    let mut fell = false;
+    for i in 0..bodies.moving().len() {
+        let k = bodies.moving()[i];
+        if bodies.at(k).kind == BodyKind::Dynamic && bodies.at(k).awake && sleeps(parent, k) {
+            events.fell_asleep.push(bodies.id(k));
+            let b = bodies.at_mut(k);
             b.awake = false;
             b.linear_velocity = crate::Vec2::ZERO;
             b.angular_velocity = 0.0;
-        } else if !b.awake {
-            b.wake();
-            events.woke.push(id);
+            fell = true;
         }
+    }
+    // Sleeping islands joined to an island that stays awake wake whole, in key order.
+    sleepers.sort_unstable();
+    for &k in sleepers.iter() {
+        let root = find(parent, k) as usize;
+        if any_awake[root] && !sleeps(parent, k) {
+            bodies.at_mut(k).wake();
+            events.woke.push(bodies.id(k));
+        }
+    }
+    // The contacts of islands that fell asleep rest on both sides: parked.
+    if fell {
+        contacts.park(|k| bodies.at(k).is_resting());
     }
 }
 
@@ -167,7 +237,8 @@ pub(crate) fn wake_met_islands(
         BodyKind::Static => false,
     };
     let mut stack: Vec<u32> = Vec::new();
-    for c in contacts.as_slice() {
+    // (A parked contact rests on both sides.)
+    for c in contacts.active() {
         let (ba, bb) = (bodies.at(c.a), bodies.at(c.b));
         if asleep(ba) == asleep(bb) || !c.has_points() {
             continue;

@@ -107,7 +107,8 @@ pub(super) fn solve(
     finalize_poses(bodies, solver, angles);
 }
 
-/// One state per moving body, in storage order after the shared static entry.
+/// One state per moving body (the moving set: static and sleeping bodies have none), in storage
+/// order after the shared static entry.
 fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuffers) {
     let h = config.dt / config.substeps as Real;
     solver.states.clear();
@@ -119,7 +120,7 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     solver.state_of.clear();
     solver.state_of.resize(bodies.key_bound(), 0);
     solver.any_kinematic = false;
-    for (key, b) in bodies.iter() {
+    for (key, b) in bodies.iter_moving() {
         let sim = match b.kind {
             BodyKind::Static => continue,
             BodyKind::Dynamic if !b.awake => continue, // asleep: held still, like a static body
@@ -163,7 +164,8 @@ fn build_constraints(
     mut hooks: Option<(&mut (dyn ContactHooks + '_), &mut Verdicts)>,
 ) {
     solver.constraints.clear();
-    for (ci, c) in contacts.as_slice().iter().enumerate() {
+    // (A parked contact rests on both sides: it has no constraint.)
+    for (ci, c) in contacts.active().iter().enumerate() {
         if c.bounce {
             continue;
         }
@@ -251,7 +253,7 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     pressed.clear();
     pressed.resize(bodies.key_bound(), false);
     let mut any = false;
-    for c in contacts.as_slice().iter().filter(|c| c.has_points()) {
+    for c in contacts.active().iter().filter(|c| c.has_points()) {
         if let Some(d) = with(c, BodyKind::Kinematic) {
             pressed[d as usize] = true;
             any = true;
@@ -264,7 +266,7 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     // A kinematic body also presses on what its bodies press on: spread through touching pairs
     // of dynamic bodies (a stack under a blade), sweep by sweep, until nothing changes.
     let touching: Vec<(u32, u32)> = contacts
-        .as_slice()
+        .active()
         .iter()
         .filter(|c| {
             c.has_points() && kind(c.a) == BodyKind::Dynamic && kind(c.b) == BodyKind::Dynamic
@@ -399,10 +401,10 @@ fn report_meetings(
 fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec<Real>) {
     angles.clear();
     angles.resize(bodies.key_bound(), 0.0);
-    for (key, b) in bodies.iter_mut() {
+    bodies.for_moving(|key, b| {
         let index = solver.state_of[key as usize] as usize;
         if index == 0 {
-            continue; // static
+            return; // static
         }
         let s = &solver.states[index];
         b.linear_velocity = s.v;
@@ -412,7 +414,7 @@ fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec
             s.dq.mul_rot(b.previous_pose.rotation),
         );
         angles[key as usize] = solver.sims[index].angle;
-    }
+    });
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
 use super::profile::Laps;
 use super::sensors::sensor_pass;
-use super::sleep::{update_sleep, wake_met_islands};
+use super::sleep::{update_sleep, wake_met_islands, SleepBuffers};
 use super::solve::{solve, SolverBuffers};
 use super::{World, WorldConfig};
 use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
@@ -53,8 +53,6 @@ pub(crate) struct StepBuffers {
     pub touched: Vec<(bool, bool)>,
     /// The contact hooks' verdicts of this step.
     pub verdicts: Verdicts,
-    /// Union–find parents of the island pass, by body key.
-    pub islands: Vec<u32>,
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
     pub proxy_moves: Vec<(ProxyKey, crate::math::Aabb)>,
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
@@ -62,6 +60,10 @@ pub(crate) struct StepBuffers {
     pub jointed: Vec<bool>,
     /// The continuous pass's containers.
     pub pass: PassBuffers,
+    /// Bodies the last refresh of the moving set listed (`BodySet::refresh_moving`).
+    pub newly_moving: Vec<u32>,
+    /// The sleep stage's buffers.
+    pub sleep: SleepBuffers,
 }
 
 impl World {
@@ -82,13 +84,18 @@ impl World {
             force_thresholds,
         } = self;
         let mut laps = Laps::start(*profile_clock);
-        for (_, b) in bodies.iter_mut() {
-            b.previous_pose = b.pose;
-        }
+        // Only the moving set's bodies move (see `world/body_set.rs`): its refresh also gives
+        // back to the active contacts the parked ones of bodies woken since the last step.
+        bodies.start_step(&mut buffers.newly_moving);
+        refresh_contacts(bodies, contacts, &buffers.newly_moving);
+        #[cfg(debug_assertions)]
+        bodies.assert_moving_set();
         update_pairs(broad_phase, contacts, bodies, joints, events, config, clock);
         profile.pairs = laps.lap();
         narrow_phase(contacts, bodies, events, config, clock, buffers);
         wake_met_islands(config, bodies, contacts, joints, events);
+        bodies.refresh_moving(false, &mut buffers.newly_moving);
+        refresh_contacts(bodies, contacts, &buffers.newly_moving);
         profile.narrow = laps.lap();
         buffers.verdicts.clear();
         solve(
@@ -140,10 +147,13 @@ impl World {
                 bodies, contacts, events, config.dt, clock.step,
             );
         }
+        // Bodies the pass woke (met by a fast body) move from now on.
+        bodies.refresh_moving(false, &mut buffers.newly_moving);
+        refresh_contacts(bodies, contacts, &buffers.newly_moving);
         // Impacts can leave a light body faster than the speed limits: held to them, as every
         // integrated velocity is (`body_input::clamp_speeds`). A kinematic body driven to a
         // target ends the step exactly there, and stops (`World::set_kinematic_target`).
-        for (_, b) in bodies.iter_mut() {
+        bodies.for_moving(|_, b| {
             if let Some(target) = b.kinematic_target.take() {
                 b.pose = target * crate::math::Transform::from_translation(b.local_center);
                 b.linear_velocity = Vec2::ZERO;
@@ -155,19 +165,14 @@ impl World {
                     b.angular_velocity,
                 );
             }
-        }
+        });
         profile.continuous = laps.lap();
         refit(broad_phase, bodies, joints, config, buffers);
-        update_sleep(
-            config,
-            bodies,
-            contacts,
-            joints,
-            &mut buffers.islands,
-            events,
-        );
+        update_sleep(config, bodies, contacts, joints, &mut buffers.sleep, events);
         profile.refit = laps.lap();
-        for (key, b) in bodies.iter() {
+        // (The bodies that fell asleep in this step are still in the moving set: their last
+        // move is reported.)
+        for (key, b) in bodies.iter_moving() {
             if b.kind != crate::dynamics::BodyKind::Static && b.pose != b.previous_pose {
                 events.moved.push(BodyMove {
                     body: bodies.id(key),
@@ -179,6 +184,14 @@ impl World {
         clock.time += config.dt;
         clock.step += 1;
         profile.total = laps.total();
+    }
+}
+
+/// Gives back to the active contacts the parked contacts of the bodies the moving set has just
+/// listed (`newly`): they move again, so their contacts are the step's again.
+fn refresh_contacts(bodies: &BodySet, contacts: &mut ContactSet, newly: &[u32]) {
+    if !newly.is_empty() && contacts.parked_len() > 0 {
+        contacts.unpark(|k| bodies.is_listed(k));
     }
 }
 
@@ -244,10 +257,15 @@ fn update_pairs(
     for k in requery {
         broad_phase.touch_proxy(bodies.proxy(k));
     }
-    // After shapes or filters changed, every contact's filter is looked at again.
+    // After shapes or filters changed, every contact's filter is looked at again; otherwise only
+    // the active ones can have separated (a parked contact's bodies have not moved).
     let refilter = std::mem::take(&mut bodies.shapes_changed);
     let mut k = 0;
-    while k < contacts.len() {
+    while k < if refilter {
+        contacts.len()
+    } else {
+        contacts.active_len()
+    } {
         let c = &mut contacts.as_mut_slice()[k];
         let (a, b) = (c.a, c.b);
         let overlap = proxies_overlap(broad_phase, bodies, a, b);
@@ -326,17 +344,17 @@ fn narrow_phase(
     if crate::dynamics::stages::thread_count() > 1 {
         use rayon::prelude::*;
         contacts
-            .as_mut_slice()
+            .active_mut()
             .par_iter_mut()
             .with_min_len(PARALLEL_MIN_CONTACTS)
             .map(update)
             .collect_into_vec(touched);
     } else {
-        touched.extend(contacts.as_mut_slice().iter_mut().map(update));
+        touched.extend(contacts.active_mut().iter_mut().map(update));
     }
     #[cfg(not(feature = "parallel"))]
-    touched.extend(contacts.as_mut_slice().iter_mut().map(update));
-    for (contact, &(was, is)) in contacts.as_slice().iter().zip(touched.iter()) {
+    touched.extend(contacts.active_mut().iter_mut().map(update));
+    for (contact, &(was, is)) in contacts.active().iter().zip(touched.iter()) {
         let (a, b) = (contact.a, contact.b);
         if !was && is {
             if let Some(m) = contact.first_manifold() {
@@ -358,7 +376,7 @@ fn narrow_phase(
 /// these bodies whatever their speed.
 fn list_bouncing(contacts: &ContactSet, bodies: &BodySet, bouncing: &mut Vec<u32>) {
     bouncing.clear();
-    for c in contacts.as_slice().iter().filter(|c| c.bounce) {
+    for c in contacts.active().iter().filter(|c| c.bounce) {
         bouncing.extend(
             [c.a, c.b]
                 .into_iter()
@@ -392,13 +410,14 @@ fn refit(
     }
     let moves = &mut buffers.proxy_moves;
     moves.clear();
-    for (key, proxy, body) in bodies.iter_mut_with_proxies() {
+    // (A resting body's applied force is zero: every call that applies one wakes it.)
+    bodies.for_moving_with_proxies(|key, proxy, body| {
         if !body.is_resting() {
             let whole = jointed.get(key as usize).copied().unwrap_or(false);
             moves.push((proxy, body.predicted_box(config.dt, config.gravity, whole)));
         }
         body.force = Vec2::ZERO;
         body.torque = 0.0;
-    }
+    });
     broad_phase.move_proxies(moves, &mut buffers.proxy_scratch);
 }

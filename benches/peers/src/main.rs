@@ -355,7 +355,7 @@ fn machine() -> String {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: peers queries|worlds|ccd|blade|suite|all [--rounds N] [--only NAME] [--sleep]\n\
+        "usage: peers queries|worlds|ccd|blade|suite|asleep|all [--rounds N] [--only NAME] [--sleep]\n\
          \x20            [--threads N] [--runs N] [--steps N] [--engine NAME]\n\
          \x20            [--profile]\n\
          \n\
@@ -413,7 +413,9 @@ fn main() {
                 let name = it.next().unwrap_or_else(|| usage());
                 engine = Some(suite::engine_index(name).unwrap_or_else(|| usage()));
             }
-            "worlds" | "queries" | "ccd" | "blade" | "suite" | "all" => mode = Some(a.clone()),
+            "worlds" | "queries" | "ccd" | "blade" | "suite" | "asleep" | "all" => {
+                mode = Some(a.clone())
+            }
             _ => usage(),
         }
     }
@@ -471,6 +473,9 @@ fn main() {
     }
     if mode == "blade" || mode == "all" {
         blade::run(runs);
+    }
+    if mode == "asleep" || mode == "all" {
+        suite::run_asleep(if mode == "asleep" { rounds } else { 1 });
     }
     if mode == "suite" || mode == "all" {
         let only = only.as_deref().filter(|_| mode == "suite");

@@ -835,3 +835,74 @@ pub fn run(
     }
     engines::set_peers_sleep(false);
 }
+
+/// Rows of the asleep world's pyramid: 141 rows, 10,011 boxes.
+const ASLEEP_ROWS: usize = 141;
+/// Steps the asleep world runs before its asleep steps are timed (25 s: the pyramid has long
+/// come to rest and, in each engine, fallen asleep).
+const ASLEEP_SETTLE: usize = 1500;
+/// Steps timed awake (after the untimed first) and asleep.
+const ASLEEP_TIMED: usize = 200;
+
+/// An asleep world of 10,000 bodies against its awake step: Box2D's pyramid of `ASLEEP_ROWS` rows
+/// (its large pyramid's boxes and ground, 141 rows instead of 100) with sleeping on, in the three
+/// engines. Each engine's mean ms/step over steps 2..=`ASLEEP_TIMED + 1` (awake: the pyramid has
+/// not rested long enough to sleep), then over `ASLEEP_TIMED` steps after `ASLEEP_SETTLE` (asleep),
+/// and the ratio of the two; `rounds` interleaved rounds, medians. The kinetic energy at the end
+/// says whether everything slept (sleeping bodies report no velocity in the three engines).
+pub fn run_asleep(rounds: usize) {
+    let a = 0.5;
+    let mut bodies = vec![ground(
+        [0.0, -1.0],
+        vec![offset_box(150.0, 1.0, [0.0, 0.0])],
+    )];
+    bodies.extend(pyramid(ASLEEP_ROWS, a, -a * ASLEEP_ROWS as f64, 0.0));
+    let spec = spec(bodies, Vec::new());
+    println!(
+        "\n# An asleep world: a pyramid of {ASLEEP_ROWS} rows ({} boxes), sleeping on, one core \
+         (mean ms/step awake over steps 2..{}, asleep over {ASLEEP_TIMED} steps after {ASLEEP_SETTLE}; \
+         {rounds} rounds, medians)",
+        spec.bodies.len() - 1,
+        ASLEEP_TIMED + 1
+    );
+    engines::set_peers_sleep(true);
+    let mut awake = vec![Vec::new(); ENGINES.len()];
+    let mut asleep = vec![Vec::new(); ENGINES.len()];
+    let mut energy = vec![0.0; ENGINES.len()];
+    for round in 0..rounds {
+        for k in 0..ENGINES.len() {
+            let which = (round + k) % ENGINES.len();
+            let mut engine = make_engine(which, &spec);
+            engine.step();
+            let start = Instant::now();
+            for _ in 0..ASLEEP_TIMED {
+                engine.step();
+            }
+            awake[which].push(start.elapsed().as_secs_f64() * 1e3 / ASLEEP_TIMED as f64);
+            for _ in ASLEEP_TIMED + 1..ASLEEP_SETTLE {
+                engine.step();
+            }
+            let start = Instant::now();
+            for _ in 0..ASLEEP_TIMED {
+                engine.step();
+            }
+            asleep[which].push(start.elapsed().as_secs_f64() * 1e3 / ASLEEP_TIMED as f64);
+            energy[which] = engine.state().kinetic_energy;
+        }
+    }
+    let median = |v: &[f64]| {
+        let mut s = v.to_vec();
+        s.sort_by(f64::total_cmp);
+        s[s.len() / 2]
+    };
+    for (e, name) in ENGINES.iter().enumerate() {
+        let (on, off) = (median(&awake[e]), median(&asleep[e]));
+        println!(
+            "  {name:13} awake {on:8.3} ms/step   asleep {off:8.4} ms/step   {:6.2}% of awake   \
+             kinetic energy at the end {:.3e} J",
+            100.0 * off / on,
+            energy[e]
+        );
+    }
+    engines::set_peers_sleep(false);
+}

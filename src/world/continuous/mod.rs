@@ -445,8 +445,11 @@ impl Ord for PendingImpact {
 /// world starts with empty ones.
 #[derive(Debug, Default)]
 pub(crate) struct PassBuffers {
-    /// Each body's motion for the rest of the step, by key.
+    /// Each body's motion for the rest of the step, by key. A body at rest keeps the still
+    /// segment an earlier pass wrote for it while it stays at rest (`ContinuousPass::start`).
     segments: Vec<Segment>,
+    /// The step (`Clock::step`) the last pass ran in.
+    last_step: Option<u64>,
     /// Pending impacts, earliest first.
     queue: BinaryHeap<Reverse<PendingImpact>>,
     /// Impulses applied per pair this step (see `schedule::MAX_IMPACTS_PER_PAIR`).
@@ -842,8 +845,9 @@ impl<'w> ContinuousPass<'w> {
     /// those whose outline moves more than half the speculative distance.
     fn start(&mut self, angles: &[Real], fast: &mut Vec<u32>) {
         let half = SPECULATIVE_DISTANCE / 2.0;
-        // Every body's segment is written below; keys without a body keep what they held
-        // (nothing asks for them), so the buffer is not refilled first.
+        // Every body's segment is written below or still holds; keys without a body keep what
+        // they held (nothing asks for them), so the buffer is not refilled first.
+        let grown = self.buf.segments.len() < self.bodies.key_bound();
         self.buf
             .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
@@ -857,7 +861,8 @@ impl<'w> ContinuousPass<'w> {
             self.buf.swept_boxes.resize(key_bound, none);
         }
         fast.clear();
-        for (key, b) in self.bodies.iter() {
+        let segments = &mut self.buf.segments;
+        let mut write = |key: u32, b: &crate::dynamics::Body| {
             let lin = b.pose.translation - b.previous_pose.translation;
             let ang = if b.kind == BodyKind::Static {
                 0.0
@@ -871,9 +876,41 @@ impl<'w> ContinuousPass<'w> {
                 solver_ang: ang,
                 ..Segment::still(b.previous_pose)
             };
-            self.buf.segments[key as usize] = s;
+            segments[key as usize] = s;
             if b.kind != BodyKind::Static && s.lin.length() + s.ang.abs() * b.core_reach > half {
                 fast.push(key);
+            }
+        };
+        // Only the bodies that moved or were touched since the last step started need a new
+        // segment when the last pass ran in the previous step: a body that has rested since
+        // keeps the still segment that pass wrote (it was not woken, or it would be listed).
+        let follows = self.buf.last_step.is_some_and(|s| s + 1 == self.clock.step);
+        match self.bodies.stepped().filter(|_| follows && !grown) {
+            Some(stepped) => {
+                for &key in stepped {
+                    if !self.bodies.is_listed(key) {
+                        write(key, self.bodies.at(key));
+                    }
+                }
+                for (key, b) in self.bodies.iter_moving() {
+                    write(key, b);
+                }
+            }
+            None => {
+                for (key, b) in self.bodies.iter() {
+                    write(key, b);
+                }
+            }
+        }
+        self.buf.last_step = Some(self.clock.step);
+        #[cfg(debug_assertions)]
+        for (key, b) in self.bodies.iter() {
+            if b.is_resting() {
+                let s = &self.buf.segments[key as usize];
+                assert!(
+                    s.pose0 == b.pose && s.lin == Vec2::ZERO && s.ang == 0.0 && s.version == 0,
+                    "body {key} rests with a still segment at its pose"
+                );
             }
         }
         // Bodies a kinematic body presses on, and the bodies of bounces (the pass's to resolve),
