@@ -1,6 +1,9 @@
 //! Islands and sleeping: resting islands fall asleep after `time_to_sleep`, hold still, and wake
 //! with everything they touch on a call, a joint change or an impact (a bullet never passes a
-//! sleeping body).
+//! sleeping body). The property test's case count follows `PROPTEST_CASES` (see
+//! `tests/common/mod.rs`).
+
+mod common;
 
 use sweep2d::analysis::scenes;
 use sweep2d::{BodyDef, BodyId, BodyKind, Shape, Transform, Vec2, World, WorldConfig};
@@ -267,6 +270,223 @@ fn a_resting_pile_sleeps_within_two_seconds_and_a_bullet_wakes_only_its_island()
     for (k, t) in towers.iter().enumerate() {
         if k != 3 {
             assert!(all(&w, t, false), "tower {k} was not touched and sleeps on");
+        }
+    }
+}
+
+/// What a script does to the world between two steps.
+#[derive(Clone, Debug)]
+enum Action {
+    Impulse(usize, f64),
+    Wake(usize),
+    PutToSleep(usize),
+    Remove(usize),
+    Teleport(usize, f64),
+    DropBox(f64),
+    Bullet(f64, f64),
+    Toggle(usize),
+    MakeStatic(usize),
+    MakeDynamic(usize),
+    Join(usize, usize),
+}
+
+fn action() -> impl proptest::strategy::Strategy<Value = Action> {
+    use proptest::prelude::*;
+    prop_oneof![
+        (0..64usize, -3.0..3.0f64).prop_map(|(k, j)| Action::Impulse(k, j)),
+        (0..64usize).prop_map(Action::Wake),
+        (0..64usize).prop_map(Action::PutToSleep),
+        (0..64usize).prop_map(Action::Remove),
+        (0..64usize, -12.0..12.0f64).prop_map(|(k, x)| Action::Teleport(k, x)),
+        (-12.0..12.0f64).prop_map(Action::DropBox),
+        (0.3..4.0f64, 20.0..400.0f64).prop_map(|(y, s)| Action::Bullet(y, s)),
+        (0..64usize).prop_map(Action::Toggle),
+        (0..64usize).prop_map(Action::MakeStatic),
+        (0..64usize).prop_map(Action::MakeDynamic),
+        (0..64usize, 0..64usize).prop_map(|(a, b)| Action::Join(a, b)),
+    ]
+}
+
+/// Applies `action` to the world's `k`-th body but the ground (in storage order, modulo their
+/// number); calls the world refuses (a disabled body pushed, a kind it already has) change
+/// nothing and are skipped.
+fn apply(w: &mut World, action: &Action) {
+    let ids: Vec<BodyId> = w.bodies().map(|(id, _)| id).skip(1).collect();
+    let pick = |k: usize| ids[k % ids.len()];
+    let _ = match *action {
+        Action::Impulse(k, j) => {
+            let id = pick(k);
+            let c = w.body(id).unwrap().center_of_mass();
+            w.apply_impulse(id, v(j, 2.0 * j.abs()), c).map(drop)
+        }
+        Action::Wake(k) => w.wake(pick(k)),
+        Action::PutToSleep(k) => w.put_to_sleep(pick(k)),
+        Action::Remove(k) => {
+            let id = pick(k);
+            if ids.len() > 1 && w.body(id).unwrap().kind() == BodyKind::Dynamic {
+                w.remove_body(id).map(drop)
+            } else {
+                Ok(())
+            }
+        }
+        Action::Teleport(k, x) => w.set_transform(pick(k), Transform::new(v(x, 3.0), 0.2)),
+        Action::DropBox(x) => w
+            .add_body(BodyDef {
+                transform: Transform::new(v(x, 6.0), 0.3),
+                ..BodyDef::default()
+            })
+            .map(drop)
+            .map_err(|_| unreachable!()),
+        Action::Bullet(y, speed) => w
+            .add_body(BodyDef {
+                shape: Shape::circle(0.05).unwrap(),
+                transform: Transform::new(v(-14.0, y), 0.0),
+                linear_velocity: v(speed, 0.0),
+                gravity_scale: 0.0,
+                density: 5.0,
+                ..BodyDef::default()
+            })
+            .map(drop)
+            .map_err(|_| unreachable!()),
+        Action::Toggle(k) => {
+            let id = pick(k);
+            let on = w.body(id).unwrap().is_enabled();
+            w.set_enabled(id, !on)
+        }
+        Action::MakeStatic(k) => w.set_body_kind(pick(k), BodyKind::Static),
+        Action::MakeDynamic(k) => w.set_body_kind(pick(k), BodyKind::Dynamic),
+        Action::Join(a, b) => {
+            let (a, b) = (pick(a), pick(b));
+            let (pa, pb) = (
+                w.body(a).unwrap().transform().translation,
+                w.body(b).unwrap().transform().translation,
+            );
+            w.add_joint(sweep2d::DistanceJointDef::new(a, b, pa, pb))
+                .map(drop)
+                .map_err(|_| sweep2d::BodyError::UnknownBody(a))
+        }
+    };
+}
+
+/// The islands the public view shows: dynamic bodies linked by touching contacts and joints, by
+/// union–find over `World::contacts` and `World::joints` (a touching pair the view leaves out
+/// only splits an island, so a check over these islands is no weaker).
+fn islands(w: &World) -> Vec<Vec<BodyId>> {
+    let ids: Vec<BodyId> = w
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic && b.is_enabled())
+        .map(|(id, _)| id)
+        .collect();
+    let index = |id: BodyId| ids.iter().position(|&i| i == id);
+    let mut parent: Vec<usize> = (0..ids.len()).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            i = p[i];
+        }
+        i
+    }
+    let links = w
+        .contacts()
+        .map(|c| (c.body_a, c.body_b))
+        .chain(w.joint_ids().into_iter().filter_map(|j| {
+            let (a, b) = w.joint_bodies(j)?;
+            a.map(|a| (a, b))
+        }));
+    for (a, b) in links.collect::<Vec<_>>() {
+        if let (Some(i), Some(j)) = (index(a), index(b)) {
+            let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
+            parent[ri.max(rj)] = ri.min(rj);
+        }
+    }
+    let mut out: Vec<Vec<BodyId>> = vec![Vec::new(); ids.len()];
+    for i in 0..ids.len() {
+        let r = find(&mut parent, i);
+        out[r].push(ids[i]);
+    }
+    out.retain(|g| !g.is_empty());
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(common::simulation_config(48))]
+
+    /// Whatever a game does between steps (impulses, wakes, sleeps, removals, teleports, new
+    /// bodies, bullets, disabling, kind changes, joints), after every step each island is
+    /// wholly awake or wholly asleep, sleeping bodies stand still (bit for bit) with no
+    /// velocity, and nothing passes the ground. The islands are found from the public view,
+    /// independently of the engine's own bookkeeping (moving set, parked contacts, islands met
+    /// through them).
+    #[test]
+    fn islands_sleep_and_wake_whole_whatever_the_game_does(
+        towers in proptest::collection::vec((-10.0..10.0f64, 1usize..7), 1..6),
+        script in proptest::collection::vec((0usize..400, action()), 0..30),
+        sleep_off_at in proptest::option::of(0usize..400),
+    ) {
+        let mut w = World::new(WorldConfig::default());
+        ground(&mut w);
+        for &(x, height) in &towers {
+            for i in 0..height {
+                w.add_body(BodyDef {
+                    transform: Transform::new(v(x, 0.5 + 1.02 * i as f64), 0.0),
+                    ..BodyDef::default()
+                })
+                .unwrap();
+            }
+        }
+        let mut script = script;
+        script.sort_by_key(|(step, _)| *step);
+        let mut next = 0;
+        let mut asleep_before: Vec<(BodyId, Transform)> = Vec::new();
+        let mut slept = 0;
+        for step in 0..400 {
+            while next < script.len() && script[next].0 == step {
+                apply(&mut w, &script[next].1);
+                next += 1;
+            }
+            if sleep_off_at == Some(step) {
+                let mut config = w.config().clone();
+                config.sleep = false;
+                w.set_config(config).unwrap();
+            }
+            // Bodies asleep before the step that nothing woke stand still through it.
+            let before: Vec<(BodyId, Transform)> = w
+                .bodies()
+                .filter(|(_, b)| b.kind() == BodyKind::Dynamic && !b.is_awake() && b.is_enabled())
+                .map(|(id, b)| (id, b.transform()))
+                .collect();
+            asleep_before.clone_from(&before);
+            w.step();
+            for (id, xf) in &asleep_before {
+                if let Some(b) = w.body(*id) {
+                    if !b.is_awake() && b.kind() == BodyKind::Dynamic {
+                        proptest::prop_assert_eq!(b.transform(), *xf, "{:?} slept but moved", id);
+                    }
+                }
+            }
+            for island in islands(&w) {
+                let awake = island.iter().filter(|&&id| w.body(id).unwrap().is_awake()).count();
+                proptest::prop_assert!(
+                    awake == 0 || awake == island.len(),
+                    "step {}: island of {} with {} awake", step, island.len(), awake
+                );
+            }
+            for (id, b) in w.bodies() {
+                if b.kind() == BodyKind::Dynamic && !b.is_awake() && b.is_enabled() {
+                    slept += 1;
+                    proptest::prop_assert!(
+                        b.linear_velocity() == Vec2::ZERO && b.angular_velocity() == 0.0,
+                        "{:?} sleeps with a velocity", id
+                    );
+                }
+                if b.kind() == BodyKind::Dynamic && b.is_enabled() {
+                    let y = b.transform().translation.y;
+                    proptest::prop_assert!(y > -0.1, "{:?} passed the ground: y = {}", id, y);
+                }
+            }
+        }
+        // The scene is one that sleeps: without a late `sleep: false`, something slept.
+        if sleep_off_at.is_none_or(|s| s > 200) {
+            proptest::prop_assert!(slept > 0, "nothing ever slept");
         }
     }
 }

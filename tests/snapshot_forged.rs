@@ -315,6 +315,28 @@ fn every_forgery_the_review_made_is_refused_by_what_is_wrong() {
     refused(&good, "field `time` holds NaN", |v| {
         set(v, "clock/time", f64::NAN)
     });
+    // The sleeping pile's contacts are parked (set aside until one of its bodies moves): more
+    // parked contacts than contacts, or a parked contact whose body moves.
+    let contacts = |v: &mut Value| at(v, "contacts/contacts").as_array().unwrap().len() as u64;
+    let mut payload = unframe(&good).payload;
+    let parked = at(&mut payload, "contacts/parked").as_u64().unwrap();
+    assert!(parked > 0, "the pile's contacts are parked");
+    refused(&good, "parked contacts of", |v| {
+        let n = contacts(v);
+        set(v, "contacts/parked", n + 1)
+    });
+    refused(&good, "is parked, but one of its bodies", |v| {
+        // The last contact (parked) with its dynamic body awake.
+        let n = contacts(v);
+        let last = n - 1;
+        for end in ["a", "b"] {
+            let key = at(v, &format!("contacts/contacts/{last}/{end}")).as_u64().unwrap();
+            let dense = at(v, &format!("bodies/slots/{key}/dense")).as_u64().unwrap();
+            if at(v, &format!("bodies/bodies/{dense}/kind")).as_str() == Some("dynamic") {
+                set(v, &format!("bodies/bodies/{dense}/awake"), true);
+            }
+        }
+    });
     // The payload twice, under a header that counts both.
     let f = unframe(&good);
     let once = encode(&f.payload);

@@ -2,10 +2,13 @@
 //! fall asleep or wake.
 //!
 //! An island is a set of dynamic bodies connected by touching contacts and by joints (static and
-//! kinematic bodies do not connect islands). It is found afresh at the end of every step by
-//! union–find over the touching contacts and joints (near-linear in their number), which gives the
-//! same islands as Box2D v3's persistent ones (union on touch, lazy split) without their
-//! bookkeeping.
+//! kinematic bodies do not connect islands). The islands of awake bodies are found afresh at the
+//! end of every step by union–find over the active touching contacts and the joints (near-linear
+//! in their number), which gives the same islands as Box2D v3's persistent ones (union on touch,
+//! lazy split) without their bookkeeping. A sleeping island is set aside whole: its bodies leave
+//! the moving set (`world/body_set.rs`) and its contacts are parked (`world/contact_set.rs`), so it
+//! costs a step nothing. When an awake body touches one of its bodies, the sleeping island joins
+//! the awake body's, whole, by a walk over its touching contacts (parked ones included) and joints.
 //!
 //! A dynamic body *rests* while its speed is under `linear_sleep_tolerance` and its angular speed
 //! under `angular_sleep_tolerance` (and it allows sleep, and no moving kinematic body touches it);
@@ -20,7 +23,9 @@
 //! once.
 //!
 //! With sleeping off (`WorldConfig::sleep`) and no body asleep, no island can fall asleep or need
-//! waking, so only the resting times are kept (at zero) and the islands are not built.
+//! waking, so only the resting times are kept (at zero) and the islands are not built. Tested
+//! against islands rebuilt from the public view, whatever a game does between steps
+//! (`islands_sleep_and_wake_whole_whatever_the_game_does`).
 
 use super::body_set::BodySet;
 use super::contact_set::{row_offsets, ContactSet};
