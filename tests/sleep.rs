@@ -385,13 +385,13 @@ fn islands(w: &World) -> Vec<Vec<BodyId>> {
         }
         i
     }
-    let links = w
-        .contacts()
-        .map(|c| (c.body_a, c.body_b))
-        .chain(w.joint_ids().into_iter().filter_map(|j| {
-            let (a, b) = w.joint_bodies(j)?;
-            a.map(|a| (a, b))
-        }));
+    let links =
+        w.contacts()
+            .map(|c| (c.body_a, c.body_b))
+            .chain(w.joint_ids().into_iter().filter_map(|j| {
+                let (a, b) = w.joint_bodies(j)?;
+                a.map(|a| (a, b))
+            }));
     for (a, b) in links.collect::<Vec<_>>() {
         if let (Some(i), Some(j)) = (index(a), index(b)) {
             let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
@@ -399,9 +399,9 @@ fn islands(w: &World) -> Vec<Vec<BodyId>> {
         }
     }
     let mut out: Vec<Vec<BodyId>> = vec![Vec::new(); ids.len()];
-    for i in 0..ids.len() {
+    for (i, &id) in ids.iter().enumerate() {
         let r = find(&mut parent, i);
-        out[r].push(ids[i]);
+        out[r].push(id);
     }
     out.retain(|g| !g.is_empty());
     out
@@ -444,7 +444,7 @@ proptest::proptest! {
                 next += 1;
             }
             if sleep_off_at == Some(step) {
-                let mut config = w.config().clone();
+                let mut config = *w.config();
                 config.sleep = false;
                 w.set_config(config).unwrap();
             }

@@ -330,8 +330,12 @@ fn every_forgery_the_review_made_is_refused_by_what_is_wrong() {
         let n = contacts(v);
         let last = n - 1;
         for end in ["a", "b"] {
-            let key = at(v, &format!("contacts/contacts/{last}/{end}")).as_u64().unwrap();
-            let dense = at(v, &format!("bodies/slots/{key}/dense")).as_u64().unwrap();
+            let key = at(v, &format!("contacts/contacts/{last}/{end}"))
+                .as_u64()
+                .unwrap();
+            let dense = at(v, &format!("bodies/slots/{key}/dense"))
+                .as_u64()
+                .unwrap();
             if at(v, &format!("bodies/bodies/{dense}/kind")).as_str() == Some("dynamic") {
                 set(v, &format!("bodies/bodies/{dense}/awake"), true);
             }
