@@ -30,7 +30,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint::JointConstraint;
+use crate::dynamics::joint::{JointConstraint, JointStep};
 use crate::dynamics::stages::{self, SharedSlice, Stage};
 use crate::dynamics::wide::{Bundle, Lanes, Scalar, Wide, LANES};
 use crate::math::Vec2;
@@ -49,6 +49,10 @@ pub(crate) struct SolverSettings<'a> {
     /// Constraints (indices) between a body that a kinematic body presses on and the static world:
     /// after every pass they are solved again rigidly (see [`hold_out`]).
     pub pinned: &'a [usize],
+    /// The softness of the joints' rigid parts over a substep.
+    pub joint_soft: Softness,
+    /// Each solver state's inverse masses (index 0, the shared static entry: none).
+    pub masses: &'a [InverseMass],
 }
 
 /// A contact solver over the shared constraint type, so solvers can be swapped and compared.
@@ -233,6 +237,12 @@ impl SoftStepSolver {
             constraints: SharedSlice::new(constraints),
             bundles: SharedSlice::new(&mut bundles[..]),
             joints: SharedSlice::new(joints),
+            joint_step: JointStep {
+                h,
+                inv_h,
+                soft: settings.joint_soft,
+                masses: settings.masses,
+            },
             overflow: &self.colouring.overflow[..],
             pinned: settings.pinned,
             order: &self.order[..],
@@ -570,6 +580,8 @@ struct StageData<'a, L: Lanes> {
     constraints: SharedSlice<'a, ContactConstraint>,
     bundles: SharedSlice<'a, Bundle<L>>,
     joints: SharedSlice<'a, JointConstraint>,
+    /// What the joints share over a substep.
+    joint_step: JointStep<'a>,
     overflow: &'a [u32],
     pinned: &'a [usize],
     order: &'a [u32],
@@ -657,18 +669,16 @@ impl<L: Lanes> StageData<'_, L> {
             ),
             Op::WarmStartJoints => {
                 let states = states.all_mut();
-                let h = (self.h, 1.0 / self.h);
                 self.joints
                     .all()
                     .iter()
-                    .for_each(|j| j.warm_start(states, h));
+                    .for_each(|j| j.warm_start(states, &self.joint_step));
             }
             Op::SolveJoints | Op::RelaxJoints => {
                 let states = states.all_mut();
                 let use_bias = op == Op::SolveJoints;
-                let h = (self.h, 1.0 / self.h);
                 for j in self.joints.all_mut() {
-                    j.solve(states, use_bias, h);
+                    j.solve(states, use_bias, &self.joint_step);
                 }
             }
             Op::HoldOutSolve => {

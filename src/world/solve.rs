@@ -27,7 +27,7 @@ use crate::dynamics::constraint::{
     BodySim, BodyState, ConstraintPoint, ContactConstraint, Softness,
 };
 use crate::dynamics::contact_math::InverseMass;
-use crate::dynamics::joint::JointConstraint;
+use crate::dynamics::joint::{JointConstraint, JointStep};
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
@@ -58,6 +58,8 @@ pub(crate) struct SolverBuffers {
     solver: SoftStepSolver,
     /// The joints prepared for this step.
     joints: Vec<JointConstraint>,
+    /// The softness of the joints' rigid parts over a substep, this step.
+    joint_soft: Softness,
 }
 
 impl SolverBuffers {
@@ -93,6 +95,8 @@ pub(super) fn solve(
         push_velocity: config.contact_push_velocity,
         restitution_threshold: config.restitution_threshold,
         pinned: &solver.pinned,
+        joint_soft: solver.joint_soft,
+        masses: &solver.masses,
     };
     solver.solver.solve(
         &settings,
@@ -307,13 +311,13 @@ fn build_joints(
     let n = config.substeps.max(1) as Real;
     let h = config.dt / n;
     let hertz = config.joint_hertz.min(0.25 * n / config.dt);
-    let soft = Softness::new(hertz, config.joint_damping_ratio, h);
+    solver.joint_soft = Softness::new(hertz, config.joint_damping_ratio, h);
     for (slot, j) in joints.iter() {
         let a = j.body_a.map(|k| bodies.at(k));
         let b = bodies.at(j.body_b);
         let state = |k: Option<u32>| k.map_or(0, |k| solver.state_of[k as usize] as usize);
         let states = (state(j.body_a), state(Some(j.body_b)));
-        let c = JointConstraint::prepare(slot, j, (a, b), states, soft, h);
+        let c = JointConstraint::prepare(slot, j, (a, b), states, &solver.masses);
         solver.joints.push(c);
     }
 }
@@ -329,10 +333,16 @@ fn store_joints(
     clock: &Clock,
 ) {
     let h = config.dt / config.substeps.max(1) as Real;
+    let step = JointStep {
+        h,
+        inv_h: 1.0 / h,
+        soft: solver.joint_soft,
+        masses: &solver.masses,
+    };
     for c in &solver.joints {
-        let (force, torque) = c.reaction(&solver.states, h);
-        let id = joints.id(c.slot);
-        let j = joints.at_mut(c.slot);
+        let (force, torque) = c.reaction(&solver.states, &step);
+        let id = joints.id(c.slot());
+        let j = joints.at_mut(c.slot());
         j.impulses = c.impulses;
         j.force = force;
         j.torque = torque;

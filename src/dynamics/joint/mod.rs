@@ -48,7 +48,7 @@ pub use wheel::WheelJointDef;
 
 pub(crate) use error::{check_common, finite, finite_vec};
 pub(crate) use parts::Motor;
-pub(crate) use step::{two_body_frames, Frames, JointConstraint};
+pub(crate) use step::{two_body_frames, Frames, JointConstraint, JointStep};
 
 use crate::dynamics::{Body, BodyId};
 use crate::math::{Real, Vec2};

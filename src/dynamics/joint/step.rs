@@ -57,66 +57,69 @@ fn wrap(a: Real) -> Real {
     }
 }
 
-/// A joint prepared for one step (see the module notes).
+/// What every joint of a step shares: the substep (s) and its inverse, the softness of the joints'
+/// rigid parts, and the bodies' inverse masses by solver entry (index 0, the shared static entry:
+/// none, so a body without an entry of its own, static or asleep, never moves).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointStep<'a> {
+    pub h: Real,
+    pub inv_h: Real,
+    pub soft: Softness,
+    pub masses: &'a [InverseMass],
+}
+
+/// A joint prepared for one step (see the module notes): only what differs from joint to joint,
+/// since every pass of every substep reads all of it (a grid of 20,000 joints is 4.8 MB of them;
+/// the masses and the shared softness are looked up, the springs' softness recomputed).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JointConstraint {
     /// The joint's slot (to store impulses back).
-    pub slot: usize,
+    pub slot: u32,
     /// Solver state indices (0: the static entry).
-    pub a: usize,
-    pub b: usize,
-    pub mass_a: InverseMass,
-    pub mass_b: InverseMass,
+    pub a: u32,
+    pub b: u32,
+    /// Whether the kind's solve reads the relative angle ([`Rules::reads_angle`]); when it does
+    /// not, the passes skip computing it (an arctangent per joint and pass).
+    pub reads_angle: bool,
     /// The frames at the step's start.
     pub frames: Frames,
     pub kind: JointKind,
     pub impulses: JointImpulses,
-    /// Rigid-part softness and the springs'.
-    pub soft: Softness,
-    pub spring: Softness,
-    pub second_spring: Softness,
     /// `1 / (1/IA + 1/IB)` (the inverses of the bodies' inverse inertias summed), or 0 when
     /// neither turns: constant over the step, so computed once.
     pub inv_k_angular: Real,
-    /// Whether the kind's solve reads the relative angle ([`Rules::reads_angle`]); when it does
-    /// not, the passes skip computing it (an arctangent per joint and pass).
-    pub reads_angle: bool,
 }
 
 impl JointConstraint {
-    /// Joint `j` in slot `slot` prepared for a step of substep `h` (s): its bodies `a` (none for
-    /// a mouse joint) and `b` with their solver entries `(a, b)`, rigid parts of softness `soft`.
+    /// Joint `j` in slot `slot` prepared for a step: its bodies `a` (none for a mouse joint) and
+    /// `b` with their solver entries `(a, b)`, whose inverse masses `masses` holds.
     pub fn prepare(
         slot: usize,
         j: &Joint,
         (a, b): (Option<&Body>, &Body),
         states: (usize, usize),
-        soft: Softness,
-        h: Real,
+        masses: &[InverseMass],
     ) -> Self {
-        let mass = |body: Option<&Body>| body.map_or(InverseMass::default(), |b| b.inverse_mass());
-        let [first, second] = each_kind!(&j.kind, k => k.springs());
-        let (mass_a, mass_b) = (mass(a), mass(Some(b)));
-        let k_angular = mass_a.angular + mass_b.angular;
+        let k_angular = masses[states.0].angular + masses[states.1].angular;
         Self {
-            slot,
-            a: states.0,
-            b: states.1,
-            mass_a,
-            mass_b,
+            slot: slot as u32,
+            a: states.0 as u32,
+            b: states.1 as u32,
+            reads_angle: each_kind!(&j.kind, k => k.reads_angle()),
             frames: j.frames(a, b),
             kind: j.kind,
             impulses: j.impulses,
-            soft,
-            spring: Spring::softness_of(first, h),
-            second_spring: Spring::softness_of(second, h),
             inv_k_angular: if k_angular > 0.0 {
                 1.0 / k_angular
             } else {
                 0.0
             },
-            reads_angle: each_kind!(&j.kind, k => k.reads_angle()),
         }
+    }
+
+    /// The joint's slot.
+    pub fn slot(&self) -> usize {
+        self.slot as usize
     }
 
     /// The geometry of the current substep `h` (s, with its inverse `inv_h`) from the bodies'
@@ -128,9 +131,11 @@ impl JointConstraint {
         (sa, sb): (&BodyState, &BodyState),
         solving: bool,
         use_bias: bool,
-        (h, inv_h): (Real, Real),
+        step: &JointStep<'_>,
     ) -> Substep {
         let f = &self.frames;
+        let h = step.h;
+        let [first, second] = each_kind!(&self.kind, k => k.springs());
         let (ra, rb) = (sa.dq.rotate(f.frame_a), sb.dq.rotate(f.frame_b));
         let d = (sb.dp - sa.dp) + f.delta_center + rb - ra;
         let angle = if solving && self.reads_angle {
@@ -139,27 +144,27 @@ impl JointConstraint {
             0.0
         };
         Substep {
-            ma: self.mass_a,
-            mb: self.mass_b,
+            ma: step.masses[self.a as usize],
+            mb: step.masses[self.b as usize],
             ra,
             rb,
             d,
             angle,
             axis: sa.dq.rotate(f.axis),
             inv_k_angular: self.inv_k_angular,
-            soft: self.soft,
-            spring: self.spring,
-            second_spring: self.second_spring,
+            soft: step.soft,
+            spring: Spring::softness_of(first, h),
+            second_spring: Spring::softness_of(second, h),
             use_bias,
             h,
-            inv_h,
+            inv_h: step.inv_h,
         }
     }
 
     /// The velocities of the joint's bodies.
     #[inline]
     fn velocities(&self, states: &[BodyState]) -> Pair {
-        let (sa, sb) = (&states[self.a], &states[self.b]);
+        let (sa, sb) = (&states[self.a as usize], &states[self.b as usize]);
         Pair {
             va: sa.v,
             wa: sa.w,
@@ -168,44 +173,43 @@ impl JointConstraint {
         }
     }
 
-    /// Writes the velocities back to the bodies that move.
-    fn write(&self, states: &mut [BodyState], v: &Pair) {
-        if self.mass_a.responds() {
-            states[self.a].v = v.va;
-            states[self.a].w = v.wa;
+    /// Writes the velocities back to the bodies that move (their masses in `s`).
+    fn write(&self, states: &mut [BodyState], s: &Substep, v: &Pair) {
+        if s.ma.responds() {
+            states[self.a as usize].v = v.va;
+            states[self.a as usize].w = v.wa;
         }
-        if self.mass_b.responds() {
-            states[self.b].v = v.vb;
-            states[self.b].w = v.wb;
+        if s.mb.responds() {
+            states[self.b as usize].v = v.vb;
+            states[self.b as usize].w = v.wb;
         }
     }
 
-    /// Applies the accumulated impulses (warm start); `h` is the substep (s) and its inverse.
-    pub fn warm_start(&self, states: &mut [BodyState], h: (Real, Real)) {
-        let s = self.substep((&states[self.a], &states[self.b]), false, true, h);
+    /// The two bodies' solver states.
+    fn states<'s>(&self, states: &'s [BodyState]) -> (&'s BodyState, &'s BodyState) {
+        (&states[self.a as usize], &states[self.b as usize])
+    }
+
+    /// Applies the accumulated impulses (warm start).
+    pub fn warm_start(&self, states: &mut [BodyState], step: &JointStep<'_>) {
+        let s = self.substep(self.states(states), false, true, step);
         let mut v = self.velocities(states);
         each_kind!(&self.kind, k => k.warm_start(&s, &self.impulses, &mut v));
-        self.write(states, &v);
+        self.write(states, &s, &v);
     }
 
-    /// One pass: the biased one (`use_bias`) or the relaxing one; `h` is the substep (s) and its
-    /// inverse.
-    pub fn solve(&mut self, states: &mut [BodyState], use_bias: bool, h: (Real, Real)) {
-        let s = self.substep((&states[self.a], &states[self.b]), true, use_bias, h);
+    /// One pass: the biased one (`use_bias`) or the relaxing one.
+    pub fn solve(&mut self, states: &mut [BodyState], use_bias: bool, step: &JointStep<'_>) {
+        let s = self.substep(self.states(states), true, use_bias, step);
         let mut v = self.velocities(states);
         let impulses = &mut self.impulses;
         each_kind!(&self.kind, k => k.solve(&s, impulses, &mut v));
-        self.write(states, &v);
+        self.write(states, &s, &v);
     }
 
-    /// The reaction on B over the last substep `h` (s): force (N, world) and torque (N·m).
-    pub fn reaction(&self, states: &[BodyState], h: Real) -> (Vec2, Real) {
-        let s = self.substep(
-            (&states[self.a], &states[self.b]),
-            false,
-            false,
-            (h, 1.0 / h),
-        );
+    /// The reaction on B over the last substep (`step.h`, s): force (N, world) and torque (N·m).
+    pub fn reaction(&self, states: &[BodyState], step: &JointStep<'_>) -> (Vec2, Real) {
+        let s = self.substep(self.states(states), false, false, step);
         each_kind!(&self.kind, k => k.reaction(&s, &self.impulses))
     }
 }
