@@ -297,8 +297,9 @@ impl BodySet {
     /// started (the moving set, and the resting bodies handed out mutably since) takes its pose
     /// as the step's start pose (`previous_pose`), so every body's start pose is its pose; then
     /// the moving set is refreshed, dropping the bodies at rest (`refresh_moving`). Keys newly
-    /// listed go to `newly`.
-    pub fn start_step(&mut self, newly: &mut Vec<u32>) {
+    /// listed go to `newly`. Returns whether a body left the set (it fell asleep, or a call put it
+    /// to sleep, disabled it, made it static or removed it).
+    pub fn start_step(&mut self, newly: &mut Vec<u32>) -> bool {
         self.stepped.clear();
         self.stepped_all = self.rebuild_moving;
         if self.rebuild_moving {
@@ -314,7 +315,9 @@ impl BodySet {
                 }
             }
         }
+        let before = self.moving.len();
         self.refresh_moving(true, newly);
+        self.moving.len() - newly.len() < before
     }
 
     /// The bodies the last [`BodySet::start_step`] gave their start pose (`None`: every body):

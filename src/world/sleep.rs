@@ -211,8 +211,9 @@ pub(crate) fn update_sleep(
             events.woke.push(bodies.id(k));
         }
     }
-    // The contacts of islands that fell asleep rest on both sides: parked.
-    if fell {
+    // The contacts of islands that fell asleep rest on both sides: parked (and those a park was
+    // asked for, `ContactSet::request_park`).
+    if fell || contacts.park_due() {
         contacts.park(|k| bodies.at(k).is_resting());
     }
 }

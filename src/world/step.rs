@@ -86,7 +86,11 @@ impl World {
         let mut laps = Laps::start(*profile_clock);
         // Only the moving set's bodies move (see `world/body_set.rs`): its refresh also gives
         // back to the active contacts the parked ones of bodies woken since the last step.
-        bodies.start_step(&mut buffers.newly_moving);
+        if bodies.start_step(&mut buffers.newly_moving) {
+            // Bodies came to rest: their contacts may rest on both sides now (those of islands
+            // that fell asleep are parked already; a call may have put others to sleep).
+            contacts.request_park();
+        }
         refresh_contacts(bodies, contacts, &buffers.newly_moving);
         #[cfg(debug_assertions)]
         bodies.assert_moving_set();
@@ -252,6 +256,11 @@ fn update_pairs(
         }
         let filter = bodies.at(a).pair_filter(bodies.at(b));
         contacts.insert(PairContact::new(a, b, filter, mixing));
+        if bodies.at(a).is_resting() && bodies.at(b).is_resting() {
+            // (Bodies created asleep against each other or the static world: their contact
+            // rests from the start.)
+            contacts.request_park();
+        }
     }
     requery.dedup();
     for k in requery {
