@@ -51,6 +51,9 @@ pub(crate) struct SolverBuffers {
     pinned: Vec<usize>,
     /// Per body key: pressed by a kinematic body this step.
     pressed: Vec<bool>,
+    /// `find_pinned`'s union–find parents and pressed group roots, by body key.
+    press_parent: Vec<u32>,
+    press_roots: Vec<bool>,
     /// Whether the world has a kinematic body this step (`find_pinned` has nothing to do
     /// otherwise).
     any_kinematic: bool,
@@ -267,25 +270,42 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
         pressed.clear();
         return;
     }
-    // A kinematic body also presses on what its bodies press on: spread through touching pairs
-    // of dynamic bodies (a stack under a blade), sweep by sweep, until nothing changes.
-    let touching: Vec<(u32, u32)> = contacts
-        .active()
-        .iter()
-        .filter(|c| {
-            c.has_points() && kind(c.a) == BodyKind::Dynamic && kind(c.b) == BodyKind::Dynamic
-        })
-        .map(|c| (c.a, c.b))
-        .collect();
-    let mut spread = true;
-    while spread {
-        spread = false;
-        for &(a, b) in &touching {
-            let (pa, pb) = (pressed[a as usize], pressed[b as usize]);
-            if pa != pb {
-                pressed[a as usize] = true;
-                pressed[b as usize] = true;
-                spread = true;
+    // A kinematic body also presses on what its bodies press on: everything linked to a pressed
+    // body through pairs of dynamic bodies with points (a stack under a blade), found by
+    // union–find over those pairs (linear in them, however long the chain of bodies).
+    let parent = &mut solver.press_parent;
+    parent.clear();
+    parent.extend(0..bodies.key_bound() as u32);
+    fn find(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    let touching = contacts.active().iter().filter(|c| {
+        c.has_points() && kind(c.a) == BodyKind::Dynamic && kind(c.b) == BodyKind::Dynamic
+    });
+    for c in touching.clone() {
+        let (ra, rb) = (find(parent, c.a), find(parent, c.b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    // Roots of the groups with a pressed body, then every body of those groups.
+    let roots = &mut solver.press_roots;
+    roots.clear();
+    roots.resize(bodies.key_bound(), false);
+    for k in 0..pressed.len() as u32 {
+        if pressed[k as usize] {
+            roots[find(parent, k) as usize] = true;
+        }
+    }
+    for c in touching {
+        for k in [c.a, c.b] {
+            if roots[find(parent, k) as usize] {
+                pressed[k as usize] = true;
             }
         }
     }
@@ -451,6 +471,52 @@ mod tests {
                 ]
             })
             .collect()
+    }
+
+    #[test]
+    fn a_kinematic_pusher_presses_a_whole_row_whatever_its_order() {
+        // A row of 40 touching boxes on the ground, made from the far end towards the pusher (so
+        // a spread in contact order would need a sweep per box), pushed by a kinematic box: every
+        // box of the row is pressed, and the boxes of a row elsewhere are not.
+        use crate::{BodyDef, BodyKind, Shape, Transform};
+        let mut world = World::new(crate::WorldConfig::default());
+        let add = |world: &mut World, kind, x: f64, y: f64| {
+            world
+                .add_body(BodyDef {
+                    kind,
+                    shape: Shape::rectangle(0.5, 0.5).unwrap(),
+                    transform: Transform::new(Vec2::new(x, y), 0.0),
+                    ..BodyDef::default()
+                })
+                .unwrap()
+        };
+        world
+            .add_body(BodyDef {
+                kind: BodyKind::Static,
+                shape: Shape::rectangle(200.0, 0.5).unwrap(),
+                transform: Transform::new(Vec2::new(0.0, -0.5), 0.0),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        let row: Vec<_> = (0..40)
+            .rev()
+            .map(|i| add(&mut world, BodyKind::Dynamic, i as f64, 0.5))
+            .collect();
+        let apart: Vec<_> = (0..5)
+            .map(|i| add(&mut world, BodyKind::Dynamic, 100.0 + i as f64, 0.5))
+            .collect();
+        let pusher = add(&mut world, BodyKind::Kinematic, -1.0, 0.5);
+        world
+            .set_velocity(pusher, Vec2::new(1.0, 0.0), 0.0)
+            .unwrap();
+        world.step();
+        let pressed = world.buffers.solver.pressed();
+        for id in &row {
+            assert!(pressed[id.index() as usize], "{id:?} is pressed");
+        }
+        for id in &apart {
+            assert!(!pressed[id.index() as usize], "{id:?} is not");
+        }
     }
 
     fn pyramid_after(steps: usize, setup: impl Fn(&mut World)) -> World {
