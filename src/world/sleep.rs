@@ -108,33 +108,9 @@ pub(crate) fn update_sleep(
     } = buf;
     parent.clear();
     parent.extend(0..n as u32);
-    fn find(parent: &mut [u32], mut i: u32) -> u32 {
-        while parent[i as usize] != i {
-            let up = parent[parent[i as usize] as usize];
-            parent[i as usize] = up;
-            i = up;
-        }
-        i
-    }
-    let union = |parent: &mut Vec<u32>, a: u32, b: u32| {
-        let (ra, rb) = (find(parent, a), find(parent, b));
-        if ra != rb {
-            parent[ra.max(rb) as usize] = ra.min(rb);
-        }
-    };
     let dynamic = |bodies: &BodySet, k: u32| bodies.at(k).kind == BodyKind::Dynamic;
     sleepers.clear();
-    let links = contacts
-        .active()
-        .iter()
-        .filter(|c| c.touching)
-        .map(|c| (c.a, c.b))
-        .chain(
-            joints
-                .iter()
-                .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
-        );
-    for (a, b) in links {
+    for (a, b) in links(contacts.active(), joints) {
         if dynamic(bodies, a) && dynamic(bodies, b) {
             union(parent, a, b);
             match (asleep(bodies, a), asleep(bodies, b)) {
@@ -218,6 +194,41 @@ pub(crate) fn update_sleep(
     }
 }
 
+/// The root of `i`'s set in a union–find forest (`parent`, by body key), halving the path.
+pub(super) fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        let up = parent[parent[i as usize] as usize];
+        parent[i as usize] = up;
+        i = up;
+    }
+    i
+}
+
+/// Joins the sets of `a` and `b` in a union–find forest (the lower root becomes the root).
+pub(super) fn union(parent: &mut [u32], a: u32, b: u32) {
+    let (ra, rb) = (find(parent, a), find(parent, b));
+    if ra != rb {
+        parent[ra.max(rb) as usize] = ra.min(rb);
+    }
+}
+
+/// The pairs of bodies islands link: those of the touching contacts among `contacts`, then those
+/// of the joints between two bodies.
+fn links<'a>(
+    contacts: &'a [crate::dynamics::contact::PairContact],
+    joints: &'a JointSet,
+) -> impl Iterator<Item = (u32, u32)> + 'a {
+    contacts
+        .iter()
+        .filter(|c| c.touching)
+        .map(|c| (c.a, c.b))
+        .chain(
+            joints
+                .iter()
+                .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
+        )
+}
+
 /// Wakes, before the solver runs, every sleeping island that an awake body meets this step: a
 /// contact with manifold points (touching, or within its speculative margin) between a sleeping
 /// dynamic body and an awake dynamic or moving kinematic body wakes the sleeping body and,
@@ -293,16 +304,7 @@ impl Links {
         joints: &JointSet,
         keep: impl Fn(u32, u32) -> bool,
     ) -> Self {
-        let pairs: Vec<(u32, u32)> = contacts
-            .as_slice()
-            .iter()
-            .filter(|c| c.touching)
-            .map(|c| (c.a, c.b))
-            .chain(
-                joints
-                    .iter()
-                    .filter_map(|(_, j)| j.body_a.map(|a| (a, j.body_b))),
-            )
+        let pairs: Vec<(u32, u32)> = links(contacts.as_slice(), joints)
             .filter(|&(a, b)| keep(a, b))
             .collect();
         let n = bodies.key_bound();

@@ -22,6 +22,7 @@ use super::events::JointEvent;
 use super::events::StepEvents;
 use super::hooks::{ContactHooks, PreSolve, Verdicts};
 use super::joints::JointSet;
+use super::sleep::{find, union};
 use super::WorldConfig;
 use crate::dynamics::constraint::{
     BodySim, BodyState, ConstraintPoint, ContactConstraint, Softness,
@@ -276,22 +277,11 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     let parent = &mut solver.press_parent;
     parent.clear();
     parent.extend(0..bodies.key_bound() as u32);
-    fn find(parent: &mut [u32], mut i: u32) -> u32 {
-        while parent[i as usize] != i {
-            let up = parent[parent[i as usize] as usize];
-            parent[i as usize] = up;
-            i = up;
-        }
-        i
-    }
     let touching = contacts.active().iter().filter(|c| {
         c.has_points() && kind(c.a) == BodyKind::Dynamic && kind(c.b) == BodyKind::Dynamic
     });
     for c in touching.clone() {
-        let (ra, rb) = (find(parent, c.a), find(parent, c.b));
-        if ra != rb {
-            parent[ra.max(rb) as usize] = ra.min(rb);
-        }
+        union(parent, c.a, c.b);
     }
     // Roots of the groups with a pressed body, then every body of those groups.
     let roots = &mut solver.press_roots;
