@@ -63,12 +63,21 @@ pub(crate) struct BodySet {
     /// Scratch of `refresh_moving`: the merged list.
     #[cfg_attr(feature = "serde", serde(skip))]
     merged: Vec<u32>,
-    /// The bodies the last `start_step` gave their start pose (the moving set and the bodies
-    /// handed out since, live, repeats allowed), or every body when `stepped_all`.
+    /// The resting bodies the last `start_step` gave their start pose (those that left the
+    /// moving set, and resting bodies handed out since; repeats allowed), or every body when
+    /// `stepped_all`.
     #[cfg_attr(feature = "serde", serde(skip))]
     stepped: Vec<u32>,
     #[cfg_attr(feature = "serde", serde(skip))]
     stepped_all: bool,
+    /// The live keys the last refresh that dropped resting bodies dropped.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    dropped: Vec<u32>,
+    /// Some dynamic body may be asleep (or disabled): cleared by `any_asleep` when it finds none,
+    /// set whenever a dynamic body is made or found resting. Lets a world with sleeping off
+    /// skip looking for sleeping bodies at every step.
+    #[cfg_attr(feature = "serde", serde(skip, default = "rebuild"))]
+    maybe_asleep: bool,
 }
 
 /// A set read from a snapshot rebuilds its moving set at its first step.
@@ -201,6 +210,7 @@ impl BodySet {
                 (self.slots.len() - 1) as u32
             }
         };
+        self.maybe_asleep |= body.kind == crate::dynamics::BodyKind::Dynamic && !body.awake;
         self.bodies.push(body);
         self.keys.push(key);
         self.touched.push(key);
@@ -311,19 +321,25 @@ impl BodySet {
                 let dense = self.slots[k as usize].dense;
                 if let Some(b) = self.bodies.get_mut(dense as usize) {
                     b.previous_pose = b.pose;
-                    self.stepped.push(k);
                 }
             }
+            // The resting bodies among them: those handed out (kept if they still rest after
+            // the refresh) and those the refresh drops.
+            self.stepped.extend_from_slice(&self.touched);
         }
         let before = self.moving.len();
         self.refresh_moving(true, newly);
+        let (slots, listed) = (&self.slots, &self.listed);
+        self.stepped
+            .retain(|&k| slots[k as usize].dense != FREE && !listed[k as usize]);
+        self.stepped.extend_from_slice(&self.dropped);
         self.moving.len() - newly.len() < before
     }
 
-    /// The bodies the last [`BodySet::start_step`] gave their start pose (`None`: every body):
-    /// every body that moved, was moved or changed since the step before started. A body not
-    /// listed has rested, untouched, since before the previous step, so whatever a pass wrote of
-    /// it then (a still motion at its pose) holds.
+    /// The resting bodies the last [`BodySet::start_step`] gave their start pose (`None`: every
+    /// body): those that left the moving set and those handed out since the step before
+    /// started. A resting body not listed has rested, untouched, since before the previous step,
+    /// so whatever a pass wrote of it then (a still motion at its pose) holds.
     pub fn stepped(&self) -> Option<&[u32]> {
         (!self.stepped_all).then_some(&self.stepped[..])
     }
@@ -340,6 +356,8 @@ impl BodySet {
         let (slots, bodies, listed) = (&self.slots, &self.bodies, &mut self.listed);
         let dense = |k: u32| slots[k as usize].dense;
         if std::mem::take(&mut self.rebuild_moving) {
+            self.maybe_asleep = true;
+            self.dropped.clear();
             self.touched.clear();
             listed.fill(false);
             self.moving.clear();
@@ -353,9 +371,17 @@ impl BodySet {
             return;
         }
         if drop_resting {
+            let (dropped, maybe_asleep) = (&mut self.dropped, &mut self.maybe_asleep);
+            dropped.clear();
             self.moving.retain(|&k| {
-                let keep = dense(k) != FREE && moves(&bodies[dense(k) as usize]);
+                let live = dense(k) != FREE;
+                let keep = live && moves(&bodies[dense(k) as usize]);
                 listed[k as usize] = keep;
+                if live && !keep {
+                    dropped.push(k);
+                    *maybe_asleep |=
+                        bodies[dense(k) as usize].kind == crate::dynamics::BodyKind::Dynamic;
+                }
                 keep
             });
             // A removal moves the storage's last body into the removed one's place.
@@ -364,9 +390,15 @@ impl BodySet {
             }
         }
         for &k in &self.touched {
-            if dense(k) != FREE && !listed[k as usize] && moves(&bodies[dense(k) as usize]) {
+            if dense(k) == FREE || listed[k as usize] {
+                continue;
+            }
+            let body = &bodies[dense(k) as usize];
+            if moves(body) {
                 listed[k as usize] = true;
                 newly.push(k);
+            } else {
+                self.maybe_asleep |= body.kind == crate::dynamics::BodyKind::Dynamic;
             }
         }
         self.touched.clear();
@@ -390,6 +422,17 @@ impl BodySet {
         merged.extend_from_slice(&self.moving[i..]);
         merged.extend_from_slice(&newly[j..]);
         std::mem::swap(&mut self.moving, merged);
+    }
+
+    /// Whether some dynamic body is asleep (or disabled): a walk over every body, skipped while
+    /// no dynamic body can have come to rest since the last walk that found none.
+    pub fn any_asleep(&mut self) -> bool {
+        if !self.maybe_asleep {
+            return false;
+        }
+        let dynamic = crate::dynamics::BodyKind::Dynamic;
+        self.maybe_asleep = self.bodies.iter().any(|b| b.kind == dynamic && !b.awake);
+        self.maybe_asleep
     }
 
     /// Checks the moving set against every body (debug builds): it lists exactly the bodies

@@ -80,7 +80,7 @@ pub(crate) fn update_sleep(
         let b = bodies.at(k);
         b.kind == BodyKind::Dynamic && !b.awake
     };
-    if !config.sleep && !bodies.iter().any(|(k, _)| asleep(bodies, k)) {
+    if !config.sleep && !bodies.any_asleep() {
         // Sleeping is off and every body is awake: no island can fall asleep or needs waking,
         // and every resting time is zero.
         return;
@@ -245,7 +245,7 @@ pub(crate) fn wake_met_islands(
     events: &mut StepEvents,
 ) {
     let asleep = |b: &crate::Body| b.kind == BodyKind::Dynamic && !b.awake;
-    if !config.sleep && !bodies.iter().any(|(_, b)| asleep(b)) {
+    if !config.sleep && !bodies.any_asleep() {
         return;
     }
     let moves = |b: &crate::Body| match b.kind {
