@@ -64,12 +64,9 @@ pub(crate) struct BodySet {
     #[cfg_attr(feature = "serde", serde(skip))]
     merged: Vec<u32>,
     /// The resting bodies the last `start_step` gave their start pose (those that left the
-    /// moving set, and resting bodies handed out since; repeats allowed), or every body when
-    /// `stepped_all`.
+    /// moving set, and resting bodies handed out since; repeats allowed).
     #[cfg_attr(feature = "serde", serde(skip))]
     stepped: Vec<u32>,
-    #[cfg_attr(feature = "serde", serde(skip))]
-    stepped_all: bool,
     /// The live keys the last refresh that dropped resting bodies dropped.
     #[cfg_attr(feature = "serde", serde(skip))]
     dropped: Vec<u32>,
@@ -307,11 +304,10 @@ impl BodySet {
     /// started (the moving set, and the resting bodies handed out mutably since) takes its pose
     /// as the step's start pose (`previous_pose`), so every body's start pose is its pose; then
     /// the moving set is refreshed, dropping the bodies at rest (`refresh_moving`). Keys newly
-    /// listed go to `newly`. Returns whether a body left the set (it fell asleep, or a call put it
-    /// to sleep, disabled it, made it static or removed it).
+    /// listed go to `newly`. Returns whether a body came to rest and left the set (it fell
+    /// asleep, or a call put it to sleep, disabled it or made it static).
     pub fn start_step(&mut self, newly: &mut Vec<u32>) -> bool {
         self.stepped.clear();
-        self.stepped_all = self.rebuild_moving;
         if self.rebuild_moving {
             for b in &mut self.bodies {
                 b.previous_pose = b.pose;
@@ -327,21 +323,21 @@ impl BodySet {
             // the refresh) and those the refresh drops.
             self.stepped.extend_from_slice(&self.touched);
         }
-        let before = self.moving.len();
         self.refresh_moving(true, newly);
         let (slots, listed) = (&self.slots, &self.listed);
         self.stepped
             .retain(|&k| slots[k as usize].dense != FREE && !listed[k as usize]);
         self.stepped.extend_from_slice(&self.dropped);
-        self.moving.len() - newly.len() < before
+        !self.dropped.is_empty()
     }
 
-    /// The resting bodies the last [`BodySet::start_step`] gave their start pose (`None`: every
-    /// body): those that left the moving set and those handed out since the step before
-    /// started. A resting body not listed has rested, untouched, since before the previous step,
-    /// so whatever a pass wrote of it then (a still motion at its pose) holds.
-    pub fn stepped(&self) -> Option<&[u32]> {
-        (!self.stepped_all).then_some(&self.stepped[..])
+    /// The resting bodies the last [`BodySet::start_step`] gave their start pose: those that left
+    /// the moving set and those handed out since the step before started. Any other resting body
+    /// has rested, untouched, since before the previous step, so whatever a pass wrote of it then
+    /// (a still motion at its pose) holds. (After a set is read from a snapshot, with the world's
+    /// step buffers new, no pass has written anything: the first pass writes every body.)
+    pub fn stepped(&self) -> &[u32] {
+        &self.stepped
     }
 
     /// Lists in the moving set the remembered resting bodies that now move (a call or an impact
@@ -493,8 +489,7 @@ impl BodySet {
     }
 
     /// [`BodySet::each_moving_mut`] for passes reading what most passes read.
-    pub fn for_moving(&mut self, f: impl FnMut(u32, &mut Body)) {
-        let mut f = f;
+    pub fn for_moving(&mut self, mut f: impl FnMut(u32, &mut Body)) {
         self.each_moving_mut(Ahead::STEP_FIELDS, |k, _, b| f(k, b));
     }
 

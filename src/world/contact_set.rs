@@ -4,12 +4,11 @@
 //! The storage is split in two: the *active* contacts first, then the *parked* ones, whose two
 //! bodies both rest (static or asleep), parked by the sleep stage of a step in which an island fell
 //! asleep, a contact was made between resting bodies (bodies created asleep) or a call put bodies
-//! to sleep. Nothing in a
-//! step changes a parked contact (neither body moves, so its proxies, manifold and impulses stand),
-//! so the step's passes over contacts read only the active ones, and a sleeping pile costs nothing
-//! per contact (Box2D v3 moves a sleeping island's contacts into its sleeping solver set). When one
-//! of its bodies starts moving again the contact goes back to the active ones
-//! (`ContactSet::unpark`).
+//! to sleep (`ContactSet::request_park`). Nothing in a step changes a parked contact (neither body
+//! moves, so its proxies, manifold and impulses stand), so the step's passes over contacts read
+//! only the active ones, and a sleeping pile costs nothing per contact (Box2D v3 moves a sleeping
+//! island's contacts into its sleeping solver set). When one of its bodies starts moving again the
+//! contact goes back to the active ones (`ContactSet::unpark`).
 
 use crate::dynamics::contact::PairContact;
 use std::collections::{HashMap, HashSet};
@@ -67,8 +66,8 @@ pub(crate) struct ContactSet {
     index: PairMap<usize>,
     /// How many contacts, at the end of `contacts`, are parked.
     parked: usize,
-    /// Some active contact may rest on both sides without an island having fallen asleep (one
-    /// made between resting bodies, bodies put to sleep by a call): the sleep stage parks.
+    /// Some active contact may rest on both sides (an island fell asleep, a contact was made
+    /// between resting bodies, a call put bodies to sleep): the sleep stage parks.
     park_due: bool,
 }
 
@@ -203,20 +202,17 @@ impl ContactSet {
         &mut self.contacts[..n]
     }
 
-    /// Asks the next [`ContactSet::park`] of the sleep stage to run even if no island fell asleep.
+    /// Asks the sleep stage's next [`ContactSet::park_if_due`] to park.
     pub fn request_park(&mut self) {
         self.park_due = true;
     }
 
-    /// Whether a park was asked for since the last one.
-    pub fn park_due(&self) -> bool {
-        self.park_due
-    }
-
-    /// Parks every active contact both of whose bodies `rests` (see the module notes): its place
-    /// among the active contacts is taken by the last active one.
-    pub fn park(&mut self, rests: impl Fn(u32) -> bool) {
-        self.park_due = false;
+    /// When a park was asked for, parks every active contact both of whose bodies `rests` (see
+    /// the module notes): its place among the active contacts is taken by the last active one.
+    pub fn park_if_due(&mut self, rests: impl Fn(u32) -> bool) {
+        if !std::mem::take(&mut self.park_due) {
+            return;
+        }
         for k in (0..self.active_len()).rev() {
             let c = &self.contacts[k];
             if rests(c.a) && rests(c.b) {

@@ -39,8 +39,6 @@ use crate::dynamics::BodyKind;
 pub(crate) struct SleepBuffers {
     /// Union–find parents, by body key.
     parent: Vec<u32>,
-    /// Per island root: some body of the island is awake.
-    any_awake: Vec<bool>,
     /// Per island root: every awake body of the island has rested for `time_to_sleep`.
     all_tired: Vec<bool>,
     /// Sleeping bodies linked to an awake one, then their whole sleeping islands.
@@ -101,7 +99,6 @@ pub(crate) fn update_sleep(
     // (linked through parked contacts too) join below.
     let SleepBuffers {
         parent,
-        any_awake,
         all_tired,
         sleepers,
         seen,
@@ -121,52 +118,26 @@ pub(crate) fn update_sleep(
         }
     }
     if !sleepers.is_empty() {
-        // The sleeping islands of the listed sleepers, whole.
-        seen.clear();
-        seen.resize(n, false);
-        let graph = Links::new(bodies, contacts, joints, |a, b| {
-            dynamic(bodies, a) && dynamic(bodies, b)
+        // The sleeping islands of the listed sleepers, whole, each joining the awake island.
+        sleeping_islands(bodies, contacts, joints, sleepers, seen, |k, o| {
+            union(parent, k, o)
         });
-        sleepers.sort_unstable();
-        sleepers.dedup();
-        for &k in sleepers.iter() {
-            seen[k as usize] = true;
-        }
-        let mut i = 0;
-        while i < sleepers.len() {
-            let k = sleepers[i];
-            for &o in graph.of(k) {
-                if asleep(bodies, o) && !std::mem::replace(&mut seen[o as usize], true) {
-                    union(parent, k, o);
-                    sleepers.push(o);
-                }
-            }
-            i += 1;
-        }
     }
-    // Per island root: whether some body is awake, and whether every awake one rested long
-    // enough.
-    any_awake.resize(n, false);
+    // Per island root: whether every awake body rested long enough (every island here has an
+    // awake body: the sleepers joined one).
     all_tired.resize(n, true);
-    for &k in bodies.moving().iter().chain(sleepers.iter()) {
-        let root = find(parent, k) as usize;
-        any_awake[root] = false;
-        all_tired[root] = true;
+    for &k in bodies.moving() {
+        all_tired[find(parent, k) as usize] = true;
     }
     for (k, b) in bodies.iter_moving() {
-        if b.kind == BodyKind::Dynamic && b.awake {
-            let root = find(parent, k) as usize;
-            any_awake[root] = true;
-            if b.sleep_time < config.time_to_sleep {
-                all_tired[root] = false;
-            }
+        if b.kind == BodyKind::Dynamic && b.awake && b.sleep_time < config.time_to_sleep {
+            all_tired[find(parent, k) as usize] = false;
         }
     }
     let sleeps = |parent: &mut Vec<u32>, k: u32| {
         let root = find(parent, k) as usize;
         all_tired[root] && config.sleep
     };
-    let mut fell = false;
     for i in 0..bodies.moving().len() {
         let k = bodies.moving()[i];
         if bodies.at(k).kind == BodyKind::Dynamic && bodies.at(k).awake && sleeps(parent, k) {
@@ -175,22 +146,56 @@ pub(crate) fn update_sleep(
             b.awake = false;
             b.linear_velocity = crate::Vec2::ZERO;
             b.angular_velocity = 0.0;
-            fell = true;
+            // Its contacts may rest on both sides now.
+            contacts.request_park();
         }
     }
     // Sleeping islands joined to an island that stays awake wake whole, in key order.
     sleepers.sort_unstable();
     for &k in sleepers.iter() {
-        let root = find(parent, k) as usize;
-        if any_awake[root] && !sleeps(parent, k) {
+        if !sleeps(parent, k) {
             bodies.at_mut(k).wake();
             events.woke.push(bodies.id(k));
         }
     }
-    // The contacts of islands that fell asleep rest on both sides: parked (and those a park was
-    // asked for, `ContactSet::request_park`).
-    if fell || contacts.park_due() {
-        contacts.park(|k| bodies.at(k).is_resting());
+    contacts.park_if_due(|k| bodies.at(k).is_resting());
+}
+
+/// Extends `found` (sleeping bodies, by key; sorted and without repeats on return of the ones
+/// given) with every sleeping body linked to one of them through touching contacts (parked ones
+/// included) and joints: their whole sleeping islands, each body once (`seen`, by key, is
+/// scratch). `joined(k, o)` is told each link it follows, from `k` to the sleeping body `o` it
+/// finds. Costs the world's contacts: called only when an awake body meets a sleeping one.
+fn sleeping_islands(
+    bodies: &BodySet,
+    contacts: &ContactSet,
+    joints: &JointSet,
+    found: &mut Vec<u32>,
+    seen: &mut Vec<bool>,
+    mut joined: impl FnMut(u32, u32),
+) {
+    let asleep = |k: u32| {
+        let b = bodies.at(k);
+        b.kind == BodyKind::Dynamic && !b.awake
+    };
+    let graph = Links::new(bodies, contacts, joints, |_, _| true);
+    seen.clear();
+    seen.resize(bodies.key_bound(), false);
+    found.sort_unstable();
+    found.dedup();
+    for &k in found.iter() {
+        seen[k as usize] = true;
+    }
+    let mut i = 0;
+    while i < found.len() {
+        let k = found[i];
+        for &o in graph.of(k) {
+            if asleep(o) && !std::mem::replace(&mut seen[o as usize], true) {
+                joined(k, o);
+                found.push(o);
+            }
+        }
+        i += 1;
     }
 }
 
@@ -269,24 +274,20 @@ pub(crate) fn wake_met_islands(
     if stack.is_empty() {
         return;
     }
-    // The islands of the met bodies, by a walk over the touching contacts and joints, built
-    // only now that some island must wake.
-    let links = Links::new(bodies, contacts, joints, |_, _| true);
-    while let Some(k) = stack.pop() {
-        let body = bodies.at(k);
-        if !asleep(body) {
-            continue;
-        }
-        let id = bodies.id(k);
+    // The islands of the met bodies, walked only now that some island must wake; they wake in
+    // key order.
+    sleeping_islands(
+        bodies,
+        contacts,
+        joints,
+        &mut stack,
+        &mut Vec::new(),
+        |_, _| {},
+    );
+    stack.sort_unstable();
+    for k in stack {
         bodies.at_mut(k).wake();
-        events.woke.push(id);
-        stack.extend(
-            links
-                .of(k)
-                .iter()
-                .copied()
-                .filter(|&o| asleep(bodies.at(o))),
-        );
+        events.woke.push(bodies.id(k));
     }
 }
 

@@ -130,8 +130,7 @@ fn gather_states(config: &WorldConfig, bodies: &BodySet, solver: &mut SolverBuff
     solver.any_kinematic = false;
     for (key, b) in bodies.iter_moving() {
         let sim = match b.kind {
-            BodyKind::Static => continue,
-            BodyKind::Dynamic if !b.awake => continue, // asleep: held still, like a static body
+            BodyKind::Static => continue, // (never in the moving set)
             BodyKind::Kinematic => {
                 solver.any_kinematic = true;
                 BodySim::STATIC
@@ -422,10 +421,8 @@ fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec
     angles.clear();
     angles.resize(bodies.key_bound(), 0.0);
     bodies.for_moving(|key, b| {
+        // (Every body of the moving set got a state in `gather_states`.)
         let index = solver.state_of[key as usize] as usize;
-        if index == 0 {
-            return; // static
-        }
         let s = &solver.states[index];
         b.linear_velocity = s.v;
         b.angular_velocity = s.w;

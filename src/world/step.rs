@@ -91,15 +91,14 @@ impl World {
             // that fell asleep are parked already; a call may have put others to sleep).
             contacts.request_park();
         }
-        refresh_contacts(bodies, contacts, &buffers.newly_moving);
+        unpark_listed(bodies, contacts, &buffers.newly_moving);
         #[cfg(debug_assertions)]
         bodies.assert_moving_set();
         update_pairs(broad_phase, contacts, bodies, joints, events, config, clock);
         profile.pairs = laps.lap();
         narrow_phase(contacts, bodies, events, config, clock, buffers);
         wake_met_islands(config, bodies, contacts, joints, events);
-        bodies.refresh_moving(false, &mut buffers.newly_moving);
-        refresh_contacts(bodies, contacts, &buffers.newly_moving);
+        list_woken(bodies, contacts, &mut buffers.newly_moving);
         profile.narrow = laps.lap();
         buffers.verdicts.clear();
         solve(
@@ -152,8 +151,7 @@ impl World {
             );
         }
         // Bodies the pass woke (met by a fast body) move from now on.
-        bodies.refresh_moving(false, &mut buffers.newly_moving);
-        refresh_contacts(bodies, contacts, &buffers.newly_moving);
+        list_woken(bodies, contacts, &mut buffers.newly_moving);
         // Impacts can leave a light body faster than the speed limits: held to them, as every
         // integrated velocity is (`body_input::clamp_speeds`). A kinematic body driven to a
         // target ends the step exactly there, and stops (`World::set_kinematic_target`).
@@ -193,10 +191,17 @@ impl World {
 
 /// Gives back to the active contacts the parked contacts of the bodies the moving set has just
 /// listed (`newly`): they move again, so their contacts are the step's again.
-fn refresh_contacts(bodies: &BodySet, contacts: &mut ContactSet, newly: &[u32]) {
+fn unpark_listed(bodies: &BodySet, contacts: &mut ContactSet, newly: &[u32]) {
     if !newly.is_empty() && contacts.parked_len() > 0 {
         contacts.unpark(|k| bodies.is_listed(k));
     }
+}
+
+/// Lists in the moving set the bodies woken during the step (by a meeting before the solver, by
+/// an impact in the continuous pass), with their parked contacts (`newly` is scratch).
+fn list_woken(bodies: &mut BodySet, contacts: &mut ContactSet, newly: &mut Vec<u32>) {
+    bodies.refresh_moving(false, newly);
+    unpark_listed(bodies, contacts, newly);
 }
 
 /// Fewest contacts a thread takes in the parallel narrow phase.
@@ -269,12 +274,15 @@ fn update_pairs(
     // After shapes or filters changed, every contact's filter is looked at again; otherwise only
     // the active ones can have separated (a parked contact's bodies have not moved).
     let refilter = std::mem::take(&mut bodies.shapes_changed);
+    let end = |contacts: &ContactSet| {
+        if refilter {
+            contacts.len()
+        } else {
+            contacts.active_len()
+        }
+    };
     let mut k = 0;
-    while k < if refilter {
-        contacts.len()
-    } else {
-        contacts.active_len()
-    } {
+    while k < end(contacts) {
         let c = &mut contacts.as_mut_slice()[k];
         let (a, b) = (c.a, c.b);
         let overlap = proxies_overlap(broad_phase, bodies, a, b);

@@ -847,7 +847,6 @@ impl<'w> ContinuousPass<'w> {
         let half = SPECULATIVE_DISTANCE / 2.0;
         // Every body's segment is written below or still holds; keys without a body keep what
         // they held (nothing asks for them), so the buffer is not refilled first.
-        let grown = self.buf.segments.len() < self.bodies.key_bound();
         self.buf
             .segments
             .resize(self.bodies.key_bound(), Segment::still(Transform::IDENTITY));
@@ -881,25 +880,19 @@ impl<'w> ContinuousPass<'w> {
                 fast.push(key);
             }
         };
-        // Only the bodies that moved or were touched since the last step started need a new
-        // segment when the last pass ran in the previous step: a body that has rested since
-        // keeps the still segment that pass wrote (it was not woken, or it would be listed).
-        let follows = self.buf.last_step.is_some_and(|s| s + 1 == self.clock.step);
-        match self.bodies.stepped().filter(|_| follows && !grown) {
-            Some(stepped) => {
-                for &key in stepped {
-                    if !self.bodies.is_listed(key) {
-                        write(key, self.bodies.at(key));
-                    }
-                }
-                for (key, b) in self.bodies.iter_moving() {
-                    write(key, b);
-                }
+        // When the last pass ran in the previous step, only the moving set and the resting bodies
+        // that came to rest or were touched since need a new segment (`BodySet::stepped`; a new
+        // body is a touched one): any other resting body keeps the still segment a pass wrote.
+        if self.buf.last_step.is_some_and(|s| s + 1 == self.clock.step) {
+            for &key in self.bodies.stepped() {
+                write(key, self.bodies.at(key));
             }
-            None => {
-                for (key, b) in self.bodies.iter() {
-                    write(key, b);
-                }
+            for (key, b) in self.bodies.iter_moving() {
+                write(key, b);
+            }
+        } else {
+            for (key, b) in self.bodies.iter() {
+                write(key, b);
             }
         }
         self.buf.last_step = Some(self.clock.step);
