@@ -266,9 +266,11 @@ impl StepEvents {
         });
     }
 
-    /// Records that the continuous pass held a body still (once per body and step).
-    pub(crate) fn body_held(&mut self, id: BodyId) {
-        if !self.held.contains(&id) {
+    /// Records that the continuous pass held a body it had not held yet in this step: listed
+    /// once over the steps of one `World::advance`, whose held bodies before this step's pass
+    /// are the first `earlier` entries.
+    pub(crate) fn body_held(&mut self, id: BodyId, earlier: usize) {
+        if !self.held[..earlier].contains(&id) {
             self.held.push(id);
         }
     }
