@@ -115,7 +115,7 @@ fn held_bodies_are_listed_once_per_step_and_once_per_advance() {
         stepped.step();
         let held = stepped.events().held.clone();
         let mut unique = held.clone();
-        unique.sort_unstable_by_key(|id| format!("{id:?}"));
+        unique.sort_unstable();
         unique.dedup();
         assert_eq!(
             unique.len(),

@@ -190,7 +190,8 @@ pub struct StepEvents {
     /// keep their velocities for the next step: the step loses time, not momentum. A contact the
     /// final check could not resolve in time, or a body pinned against a static one, is stopped
     /// with its velocity zeroed: never tunnelling, but momentum is not conserved for these
-    /// bodies. Normally empty.
+    /// bodies. Each body once, in the order of its first hold (over all the steps of one
+    /// [`World::advance`](crate::World::advance)). Normally empty.
     pub held: Vec<BodyId>,
     /// Pairs of shapes whose contact force over the step reached a threshold set on either
     /// (`World::set_contact_force_threshold`), in contact order, then pairs met only by impacts.
@@ -264,14 +265,5 @@ impl StepEvents {
             step: clock.step,
             time: clock.time,
         });
-    }
-
-    /// Records that the continuous pass held a body it had not held yet in this step: listed
-    /// once over the steps of one `World::advance`, whose held bodies before this step's pass
-    /// are the first `earlier` entries.
-    pub(crate) fn body_held(&mut self, id: BodyId, earlier: usize) {
-        if !self.held[..earlier].contains(&id) {
-            self.held.push(id);
-        }
     }
 }

@@ -569,12 +569,15 @@ impl World {
             self.clock.accumulator %= dt; // drop what could not be simulated in time
         }
         if steps > 1 {
-            // Each body's last move only, in the order of those.
+            // Each body's last move only, in the order of those; each held body once, in the
+            // order of its first hold.
             let mut seen = std::collections::HashSet::new();
             let moved = &mut self.events.moved;
             moved.reverse();
             moved.retain(|m| seen.insert(m.body));
             moved.reverse();
+            seen.clear();
+            self.events.held.retain(|&id| seen.insert(id));
         }
         Ok(self.clock.accumulator / dt)
     }

@@ -503,10 +503,8 @@ pub(crate) struct PassBuffers {
     /// checked from that body's side. The final check skips such bodies.
     swept_first: Vec<bool>,
     /// Per body key: held (`ContinuousPass::stop_at`) in this pass, so that each body is reported
-    /// once without searching the step's list of held bodies; and how long that list was when
-    /// the pass started (the bodies held in earlier steps of one `World::advance`).
+    /// once without searching the step's list of held bodies.
     held: Vec<bool>,
-    held_before: usize,
     /// The fast bodies of the step, the pairs the first sweeps have seen, and those they sweep.
     fast: Vec<u32>,
     seen: PairSet,
@@ -734,7 +732,6 @@ impl<'w> ContinuousPass<'w> {
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
         self.buf.held.clear();
         self.buf.held.resize(self.bodies.key_bound(), false);
-        self.buf.held_before = self.events.held.len();
         // Fast bodies' boxes must hold their whole motion before anyone queries. A body whose
         // box did not have to grow stays in its start box: it has its contacts' partners for
         // candidates, read in place. (What tree queries of other bodies found it with,
@@ -1019,7 +1016,7 @@ impl<'w> ContinuousPass<'w> {
         self.replace_segment(i, t, Vec2::ZERO, 0.0);
         if !std::mem::replace(&mut self.buf.held[i as usize], true) {
             let id = self.bodies.id(i);
-            self.events.body_held(id, self.buf.held_before);
+            self.events.held.push(id);
         }
     }
 }
