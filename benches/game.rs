@@ -13,6 +13,9 @@
 //! * `game/character/*`: one `CharacterMover::move_and_slide` of a capsule walking at 5 m/s
 //!   under gravity over rolling ground of 1,000 segments (slopes up to 35°), per call, from each
 //!   of the 600 poses of a walk along it: the segments as 1,000 static bodies, and as one chain.
+//! * `game/remove/*`: `World::remove_body` of 100 bodies from the middle of falling mixed 4,000
+//!   after 2 s (about 12,000 contacts), per body; and of the 40 links of the middle chain of 20
+//!   hanging chains of 40 links, per body. A removal costs the body's own contacts and joints.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
@@ -238,7 +241,46 @@ fn character(c: &mut Criterion) {
     }
 }
 
+/// Times removing `ids` from clones of `world`, per body.
+fn bench_removals(c: &mut Criterion, name: &str, world: &World, ids: &[sweep2d::BodyId]) {
+    c.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let mut w = world.clone();
+                let start = Instant::now();
+                for &id in ids {
+                    black_box(w.remove_body(id).expect("a live body"));
+                }
+                total += start.elapsed();
+            }
+            total / ids.len() as u32
+        })
+    });
+}
+
+fn removals(c: &mut Criterion) {
+    let mut pile = scenes::falling_mixed(4_000).world;
+    for _ in 0..120 {
+        pile.step();
+    }
+    let ids: Vec<_> = pile.bodies().map(|(id, _)| id).collect();
+    let middle = &ids[ids.len() / 2..ids.len() / 2 + 100];
+    bench_removals(c, "game/remove/pile_4000", &pile, middle);
+    let mut chains = scenes::hanging_chains(20, 40).world;
+    for _ in 0..60 {
+        chains.step();
+    }
+    let ids: Vec<_> = chains
+        .bodies()
+        .filter(|(_, b)| b.kind() == BodyKind::Dynamic)
+        .map(|(id, _)| id)
+        .collect();
+    bench_removals(c, "game/remove/chain_links", &chains, &ids[400..440]);
+}
+
 fn benches(c: &mut Criterion) {
+    removals(c);
     character(c);
     filters(c);
     sensors(c);

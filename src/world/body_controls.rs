@@ -76,10 +76,7 @@ impl World {
             self.broad_phase.reset_proxy(self.bodies.proxy(key), &aabb);
             return Ok(());
         }
-        let jointed = self
-            .joints
-            .iter()
-            .any(|(_, j)| j.body_b == key || j.body_a == Some(key));
+        let jointed = self.joints.has_joint(key);
         if jointed {
             return Err(BodyError::Conflicting {
                 body: body_label(body, id),
@@ -120,7 +117,8 @@ impl World {
         if kind != BodyKind::Dynamic {
             let dynamic =
                 |k: Option<u32>| k.is_some_and(|k| self.bodies.at(k).kind == BodyKind::Dynamic);
-            let stranded = self.joints.iter().any(|(_, j)| {
+            let stranded = self.joints.slots_of(key).into_iter().any(|slot| {
+                let j = self.joints.at(slot as usize);
                 (j.body_b == key && !dynamic(j.body_a))
                     || (j.body_a == Some(key) && !dynamic(Some(j.body_b)))
             });

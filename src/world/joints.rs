@@ -29,6 +29,11 @@ pub(crate) struct JointSet {
     /// (A hash map with the contacts' pair hasher: asked for every candidate pair of the
     /// continuous pass, and iterated in the same order on every run, snapshots included.)
     blocked: PairMap<u32>,
+    /// By body key, the slots of the body's joints, in no set order: removing a body costs its
+    /// own joints, not a pass over all of them. Derived from `slots` (rebuilt after a restore,
+    /// `JointSet::rebuild_by_body`).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    by_body: Vec<Vec<u32>>,
 }
 
 fn ordered_pair(a: u32, b: u32) -> (u32, u32) {
@@ -52,6 +57,56 @@ impl JointSet {
     #[inline]
     pub fn blocks(&self, a: u32, b: u32) -> bool {
         !self.blocked.is_empty() && self.blocked.contains_key(&ordered_pair(a, b))
+    }
+
+    /// The slots of body `key`'s joints, in increasing order.
+    pub fn slots_of(&self, key: u32) -> Vec<u32> {
+        let mut slots = self
+            .by_body
+            .get(key as usize)
+            .map_or_else(Vec::new, Clone::clone);
+        slots.sort_unstable();
+        slots
+    }
+
+    /// Whether body `key` has a joint.
+    pub fn has_joint(&self, key: u32) -> bool {
+        self.by_body
+            .get(key as usize)
+            .is_some_and(|s| !s.is_empty())
+    }
+
+    /// The bodies (keys) of `joint`: `body_a` (none for a mouse joint), then `body_b`.
+    fn ends(joint: &Joint) -> impl Iterator<Item = u32> {
+        joint
+            .body_a
+            .into_iter()
+            .chain(std::iter::once(joint.body_b))
+    }
+
+    /// Lists the joint in `slot` under each of its bodies.
+    fn link(&mut self, slot: u32) {
+        let joint = self.slots[slot as usize]
+            .joint
+            .as_ref()
+            .expect("a live joint");
+        for key in Self::ends(joint) {
+            if self.by_body.len() <= key as usize {
+                self.by_body.resize_with(key as usize + 1, Vec::new);
+            }
+            self.by_body[key as usize].push(slot);
+        }
+    }
+
+    /// Lists every joint under its bodies again (after a restore: the lists are not part of a
+    /// snapshot).
+    #[cfg(feature = "serde")]
+    pub fn rebuild_by_body(&mut self) {
+        self.by_body.clear();
+        let live: Vec<u32> = self.iter().map(|(k, _)| k as u32).collect();
+        for slot in live {
+            self.link(slot);
+        }
     }
 
     /// Live joints with their slots.
@@ -122,6 +177,7 @@ impl JointSet {
                 (self.slots.len() - 1) as u32
             }
         };
+        self.link(index);
         JointId {
             index,
             generation: self.slots[index as usize].generation,
@@ -137,6 +193,12 @@ impl JointSet {
         let joint = slot.joint.take()?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(id.index);
+        for key in Self::ends(&joint) {
+            let list = &mut self.by_body[key as usize];
+            if let Some(i) = list.iter().position(|&s| s == id.index) {
+                list.swap_remove(i);
+            }
+        }
         if !joint.common.collide_connected {
             if let Some(a) = joint.body_a {
                 let key = ordered_pair(a, joint.body_b);
@@ -151,15 +213,10 @@ impl JointSet {
         Some(joint)
     }
 
-    /// Removes every joint of the body with key `key`.
+    /// Removes every joint of the body with key `key`, in slot order.
     pub fn remove_body(&mut self, key: u32) {
-        let ids: Vec<JointId> = self
-            .iter()
-            .filter(|(_, j)| j.body_a == Some(key) || j.body_b == key)
-            .map(|(k, _)| self.id(k))
-            .collect();
-        for id in ids {
-            self.remove(id);
+        for slot in self.slots_of(key) {
+            self.remove(self.id(slot as usize));
         }
     }
 }

@@ -240,7 +240,8 @@ impl World {
 
     /// Removes a body; its id (and any copy of it) is rejected from now on. Its contacts are
     /// dropped (no contact-end event is reported for them), and so are its joints. The bodies it
-    /// touched or was jointed to wake (a pile whose support is removed falls).
+    /// touched or was jointed to wake (a pile whose support is removed falls). It costs the
+    /// body's own contacts and joints, not the world's (each body lists its partners).
     pub fn remove_body(&mut self, id: BodyId) -> Result<Body, BodyError> {
         let key = self.bodies.key(id).ok_or(BodyError::UnknownBody(id))?;
         self.wake_neighbours(key, true);
@@ -254,22 +255,31 @@ impl World {
     /// Wakes the bodies that body `key` touches and, when `jointed`, those its joints tie it to
     /// (a body removed or changed: what rested on it must move again).
     fn wake_neighbours(&mut self, key: u32, jointed: bool) {
-        let touching = self
+        // Through the body's own lists, in the order of the storage (contacts, then joints).
+        let mut touching: Vec<(usize, u32)> = self
             .contacts
-            .as_slice()
+            .partners_of(key)
             .iter()
-            .filter(|c| c.touching && (c.a == key || c.b == key))
-            .map(|c| if c.a == key { c.b } else { c.a });
-        let tied = self.joints.iter().filter_map(|(_, j)| {
-            if !jointed {
-                None
-            } else if j.body_b == key {
+            .filter_map(|&p| {
+                let k = self.contacts.index_of(key, p)?;
+                self.contacts.as_slice()[k].touching.then_some((k, p))
+            })
+            .collect();
+        touching.sort_unstable();
+        let tied = if jointed {
+            self.joints.slots_of(key)
+        } else {
+            Vec::new()
+        };
+        let tied = tied.into_iter().filter_map(|slot| {
+            let j = self.joints.at(slot as usize);
+            if j.body_b == key {
                 j.body_a
             } else {
-                (j.body_a == Some(key)).then_some(j.body_b)
+                Some(j.body_b)
             }
         });
-        let all: Vec<u32> = touching.chain(tied).collect();
+        let all: Vec<u32> = touching.into_iter().map(|(_, p)| p).chain(tied).collect();
         for k in all {
             self.bodies.at_mut(k).wake();
         }

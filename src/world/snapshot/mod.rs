@@ -247,10 +247,14 @@ impl World {
             .flat_map(|(_, b)| &b.shapes)
             .filter(|s| s.contact_force_threshold.is_some())
             .count();
+        let mut contacts = state.contacts;
+        contacts.rebuild_partners();
+        let mut joints = state.joints;
+        joints.rebuild_by_body();
         Ok(World {
             config: state.config,
             bodies: state.bodies,
-            contacts: state.contacts,
+            contacts,
             broad_phase: state.broad_phase,
             buffers: Default::default(),
             events: state.events,
@@ -259,7 +263,7 @@ impl World {
             profile_clock: super::profile::default_clock(),
             force_thresholds,
             sensor_overlaps: state.sensor_overlaps,
-            joints: state.joints,
+            joints,
         })
     }
 }
