@@ -365,8 +365,8 @@ fn usage() -> ! {
          blade    the spinning-blade scene from --runs N nearby starts (default 10): how deep bodies\n\
                   end a step inside the blade and inside each other, in the three engines\n\
          suite    Box2D v3's benchmark scenes (compounds, joint_grid, junkyard, large_pyramid,\n\
-                  many_pyramids, smash, spinner, tumbler, washer) in the three engines, Box2D's\n\
-                  step counts (--steps N shortens them)\n\
+                  many_pyramids, rain, smash, spinner, tumbler, washer; and heap) in the three\n\
+                  engines, Box2D's step counts (--steps N shortens them)\n\
          all      all five\n\
          --rounds interleaved rounds per scene (default 3)\n\
          --engine in suite, run one engine only: sweep2d, rapier2d-f64 or box2d (for profiling;\n\

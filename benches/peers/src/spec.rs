@@ -42,21 +42,52 @@ pub enum Part {
     },
 }
 
-/// A collision filter: the categories a body's shapes belong to and those they collide with.
+/// A collision filter with Box2D's rule: the categories a body's shapes belong to, those they
+/// collide with, and a group (shapes sharing a negative group never collide, a positive one
+/// always; 0 is none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FilterSpec {
     pub category: u64,
     pub mask: u64,
+    pub group: i32,
 }
 
-/// A revolute joint: body indices, the pin in the world (metres), and an optional motor (target
-/// speed of B relative to A in rad/s, largest torque in N·m).
+/// A revolute joint: body indices, the pin in the world (metres), an optional motor (target
+/// speed of B relative to A in rad/s, largest torque in N·m), optional limits on B's angle
+/// relative to A's from where they were built (radians, lower and upper) and an optional spring
+/// toward that angle (frequency in Hz, damping ratio).
 #[derive(Clone, Copy, Debug)]
 pub struct JointSpec {
     pub a: usize,
     pub b: usize,
     pub anchor: [f64; 2],
     pub motor: Option<(f64, f64)>,
+    pub limit: Option<(f64, f64)>,
+    pub spring: Option<(f64, f64)>,
+}
+
+impl JointSpec {
+    /// A plain pin between bodies `a` and `b` at `anchor` (world metres): no motor, limit or
+    /// spring.
+    pub fn pin(a: usize, b: usize, anchor: [f64; 2]) -> Self {
+        Self {
+            a,
+            b,
+            anchor,
+            motor: None,
+            limit: None,
+            spring: None,
+        }
+    }
+}
+
+/// A part whose friction and filter differ from its body's (a ragdoll's foot).
+#[derive(Clone, Copy, Debug)]
+pub struct PartMaterial {
+    /// Index into the body's `parts`.
+    pub part: usize,
+    pub friction: f64,
+    pub filter: FilterSpec,
 }
 
 /// A body: pose of its frame (metres, radians), velocity (m/s, rad/s), material, parts.
@@ -77,6 +108,10 @@ pub struct BodySpec {
     pub filter: Option<FilterSpec>,
     /// Created asleep (Box2D's `isAwake = false`), where the engine can.
     pub asleep: bool,
+    /// Linear damping (1/s). Default 0.
+    pub linear_damping: f64,
+    /// Parts with their own friction and filter.
+    pub part_materials: Vec<PartMaterial>,
 }
 
 impl BodySpec {
@@ -96,6 +131,16 @@ impl BodySpec {
             tracked: false,
             filter: None,
             asleep: false,
+            linear_damping: 0.0,
+            part_materials: Vec::new(),
+        }
+    }
+
+    /// Part `i`'s friction and filter (`None`: collide with everything).
+    pub fn material_of(&self, i: usize) -> (f64, Option<FilterSpec>) {
+        match self.part_materials.iter().find(|m| m.part == i) {
+            Some(m) => (m.friction, Some(m.filter)),
+            None => (self.friction, self.filter),
         }
     }
 }
@@ -171,6 +216,8 @@ impl SceneSpec {
                     tracked: tracked.contains(&id),
                     filter: None,
                     asleep: false,
+                    linear_damping: 0.0,
+                    part_materials: Vec::new(),
                 }
             })
             .collect();
@@ -183,12 +230,7 @@ impl SceneSpec {
             .filter_map(|j| {
                 let (a, b) = world.joint_bodies(j)?;
                 let (p, _) = world.joint_anchors(j)?;
-                Some(JointSpec {
-                    a: at(a?),
-                    b: at(b),
-                    anchor: [p.x, p.y],
-                    motor: None,
-                })
+                Some(JointSpec::pin(at(a?), at(b), [p.x, p.y]))
             })
             .collect();
         Self {

@@ -10,16 +10,17 @@
 //! 4 substeps, density 1, friction 0.6, no restitution, sleeping on except where the scene turns
 //! it off (joint_grid, large_pyramid, many_pyramids). Sizes are Box2D's release sizes.
 //!
-//! Not ported: `rain` (it spawns and destroys groups of Box2D's ragdoll "humans" while it runs;
-//! the spec has neither ragdolls with joint limits, springs and friction nor bodies created
-//! mid-run). The difference that remains: Box2D's spinner motor torque is `FLT_MAX`, here capped
-//! at sweep2d's largest valid force (1e15 N·m), which no contact in the scene approaches.
+//! Two differences remain. Box2D's spinner motor torque is `FLT_MAX`, here capped at sweep2d's
+//! largest valid force (1e15 N·m), which no contact in the scene approaches. `rain`'s static
+//! ground, 2,505 boxes on one body in Box2D, is one static body per box in every engine here:
+//! sweep2d keeps one broad-phase proxy per body and caps a body at 1,024 shapes. (Rain's
+//! ragdolls in Rapier: see `engines::rapier_joint` and `engines::rapier_groups`.)
 //!
 //! One scene is not Box2D's: `heap`, the hardening review's 2,000 boxes created at one point
 //! (`docs/reliability.md`), with the suite's defaults.
 
 use crate::engines::{self, Box2d, Engine, Rapier, Sweep2d};
-use crate::spec::{BodySpec, FilterSpec, JointSpec, Kind, Part, SceneSpec};
+use crate::spec::{BodySpec, FilterSpec, JointSpec, Kind, Part, PartMaterial, SceneSpec};
 use std::f64::consts::PI;
 use std::time::Instant;
 
@@ -48,7 +49,8 @@ enum Quality {
     },
     /// The largest distance between a joint's two anchors.
     JointGap,
-    /// Lowest dynamic body and kinetic energy only.
+    /// Lowest dynamic body and kinetic energy only; rain adds where its ragdolls are (in
+    /// `run_once`, which knows its groups).
     Plain,
 }
 
@@ -58,6 +60,9 @@ enum Driver {
     /// junkyard: the kinematic pusher `body` is sent to x = 60·sin(0.2·t) (t the step's time),
     /// at the velocity that reaches it in one step (Box2D's `b2Body_SetTargetTransform`).
     Pusher { body: usize },
+    /// rain: every 8 steps a column of ragdoll groups (one per floor) is created above the
+    /// floors, and once all 40 columns are out, the oldest column is removed and made again.
+    Rain,
 }
 
 /// One scene of the suite.
@@ -155,26 +160,25 @@ fn joint_grid() -> SuiteScene {
             b.filter = Some(FilterSpec {
                 category: 2,
                 mask: !2,
+                group: 0,
             });
             let index = bodies.len();
             // (Box2D also joins the seven static anchors to each other, which does nothing;
             // sweep2d refuses a joint without a dynamic body, so those six are left out.)
             let anchored = |k: usize| (n / 2 - 3..=n / 2 + 3).contains(&k);
             if i > 0 {
-                joints.push(JointSpec {
-                    a: index - 1,
-                    b: index,
-                    anchor: [k as f64, -(i as f64) + 0.5],
-                    motor: None,
-                });
+                joints.push(JointSpec::pin(
+                    index - 1,
+                    index,
+                    [k as f64, -(i as f64) + 0.5],
+                ));
             }
             if k > 0 && !(pinned && anchored(k - 1)) {
-                joints.push(JointSpec {
-                    a: index - n,
-                    b: index,
-                    anchor: [k as f64 - 0.5, -(i as f64)],
-                    motor: None,
-                });
+                joints.push(JointSpec::pin(
+                    index - n,
+                    index,
+                    [k as f64 - 0.5, -(i as f64)],
+                ));
             }
             bodies.push(b);
         }
@@ -281,10 +285,8 @@ fn spinner() -> SuiteScene {
     blade.tracked = true;
     let mut bodies = vec![ring, blade];
     let joints = vec![JointSpec {
-        a: 0,
-        b: 1,
-        anchor: [0.0, 12.0],
         motor: Some((5.0, f64::from(f32::MAX))),
+        ..JointSpec::pin(0, 1, [0.0, 12.0])
     }];
     let (mut x, mut y) = (-23.0, 2.0);
     for i in 0..2 * 3038 {
@@ -366,10 +368,8 @@ fn tumbler() -> SuiteScene {
     drum.tracked = true;
     let mut bodies = vec![anchor, drum];
     let joints = vec![JointSpec {
-        a: 0,
-        b: 1,
-        anchor: [0.0, 10.0],
         motor: Some((25.0 * PI / 180.0, 1e8)),
+        ..JointSpec::pin(0, 1, [0.0, 10.0])
     }];
     let grid = 45;
     bodies.extend(square_grid(
@@ -536,6 +536,262 @@ fn compounds() -> SuiteScene {
     }
 }
 
+/// rain's floors (static rows of boxes, one above the other), ragdoll groups per floor (columns
+/// across it) and ragdolls per group; its grid's box size and count per floor row (Box2D's release
+/// sizes), and the height between floors (m).
+const RAIN_ROWS: usize = 5;
+const RAIN_COLUMNS: usize = 40;
+const RAIN_GROUP_SIZE: usize = 5;
+const RAIN_GRID: f64 = 0.5;
+const RAIN_GRID_COUNT: usize = 500;
+const RAIN_FLOOR_PITCH: f64 = 45.0;
+/// Steps between two of rain's spawns (Box2D's `stepCount & 7`).
+const RAIN_DELAY_MASK: usize = 7;
+
+/// Box2D's rain: five floors of 501 boxes of 0.5 m, 45 m apart; every 8 steps a column of groups
+/// of five ragdolls appears 40 m above each floor, and once 40 columns are out, the oldest is
+/// removed and made again (`Driver::Rain`).
+fn rain() -> SuiteScene {
+    let mut bodies = Vec::with_capacity(RAIN_ROWS * (RAIN_GRID_COUNT + 1));
+    for row in 0..RAIN_ROWS {
+        let y = RAIN_FLOOR_PITCH * row as f64;
+        for j in 0..=RAIN_GRID_COUNT {
+            let x = -0.5 * RAIN_GRID_COUNT as f64 * RAIN_GRID + j as f64 * RAIN_GRID;
+            bodies.push(ground([x, y], vec![square(0.5 * RAIN_GRID)]));
+        }
+    }
+    SuiteScene {
+        name: "rain",
+        spec: spec(bodies, Vec::new()),
+        steps: 1000,
+        sleep: true,
+        quality: Quality::Plain,
+        driver: Some(Driver::Rain),
+    }
+}
+
+/// One bone of Box2D's ragdoll (`shared/human.c`, scale 1): its parent bone, its body's height
+/// above the ragdoll's feet position, its capsule (lower and upper end on the body's vertical
+/// axis, radius), the height of its joint with the parent, the joint's limits (fractions of π),
+/// the share of the joint friction torque it gets, its linear damping (1/s) and whether it ends in
+/// a foot.
+struct Bone {
+    parent: usize,
+    y: f64,
+    capsule: (f64, f64, f64),
+    pivot: f64,
+    limit: (f64, f64),
+    friction_scale: f64,
+    damping: f64,
+    foot: bool,
+}
+
+/// The hip first (no parent, no joint), then torso, head, the legs and the arms.
+const BONES: [Bone; 11] = {
+    #[allow(clippy::too_many_arguments)] // one row of the table below
+    const fn bone(
+        parent: usize,
+        y: f64,
+        capsule: (f64, f64, f64),
+        pivot: f64,
+        limit: (f64, f64),
+        friction_scale: f64,
+        damping: f64,
+        foot: bool,
+    ) -> Bone {
+        Bone {
+            parent,
+            y,
+            capsule,
+            pivot,
+            limit,
+            friction_scale,
+            damping,
+            foot,
+        }
+    }
+    let leg_up = (-0.125, 0.125, 0.06);
+    let leg_low = (-0.155, 0.125, 0.045);
+    let arm_up = (-0.125, 0.125, 0.035);
+    let arm_low = (-0.125, 0.125, 0.03);
+    [
+        bone(
+            0,
+            0.95,
+            (-0.02, 0.02, 0.095),
+            0.0,
+            (0.0, 0.0),
+            1.0,
+            0.0,
+            false,
+        ),
+        bone(
+            0,
+            1.2,
+            (-0.135, 0.135, 0.09),
+            1.0,
+            (-0.25, 0.0),
+            0.5,
+            0.0,
+            false,
+        ),
+        bone(
+            1,
+            1.475,
+            (-0.038, 0.039, 0.075),
+            1.4,
+            (-0.3, 0.1),
+            0.25,
+            0.1,
+            false,
+        ),
+        bone(0, 0.775, leg_up, 0.9, (-0.05, 0.4), 1.0, 0.0, false),
+        bone(3, 0.475, leg_low, 0.625, (-0.5, -0.02), 0.5, 0.0, true),
+        bone(0, 0.775, leg_up, 0.9, (-0.05, 0.4), 1.0, 0.0, false),
+        bone(5, 0.475, leg_low, 0.625, (-0.5, -0.02), 0.5, 0.0, true),
+        bone(1, 1.225, arm_up, 1.35, (-0.1, 0.8), 0.5, 0.0, false),
+        bone(7, 0.975, arm_low, 1.1, (-0.2, 0.3), 0.1, 0.1, false),
+        bone(1, 1.225, arm_up, 1.35, (-0.1, 0.8), 0.5, 0.0, false),
+        bone(9, 0.975, arm_low, 1.1, (-0.2, 0.3), 0.1, 0.1, false),
+    ]
+};
+
+/// Box2D's ragdoll at `position` (its feet) in negative group `-group`, appended to `bodies` and
+/// `joints`: capsule bones of friction 0.2 in category 2 colliding with categories 1 and 2, a
+/// rounded foot polygon (friction 0.05) on each lower leg that collides with category 1 only,
+/// revolute joints with Box2D's limits, a joint friction torque of 0.05 N·m times the bone's
+/// share (a motor at speed 0), and a 5 Hz spring of damping ratio 0.5 toward the starting angle.
+fn human(position: [f64; 2], group: i32, bodies: &mut Vec<BodySpec>, joints: &mut Vec<JointSpec>) {
+    const JOINT_FRICTION: f64 = 0.05;
+    let filter = FilterSpec {
+        category: 2,
+        mask: 1 | 2,
+        group: -group,
+    };
+    let foot = Part::Polygon {
+        points: vec![
+            [-0.03, -0.185],
+            [0.11, -0.185],
+            [0.11, -0.16],
+            [-0.03, -0.14],
+        ],
+        radius: 0.015,
+    };
+    let first = bodies.len();
+    for (k, bone) in BONES.iter().enumerate() {
+        let (lo, hi, radius) = bone.capsule;
+        let mut parts = vec![Part::Capsule {
+            a: [0.0, lo],
+            b: [0.0, hi],
+            radius,
+        }];
+        let mut body = dynamic([position[0], position[1] + bone.y], Vec::new());
+        if bone.foot {
+            parts.push(foot.clone());
+            body.part_materials.push(PartMaterial {
+                part: 1,
+                friction: 0.05,
+                filter: FilterSpec { mask: 1, ..filter },
+            });
+        }
+        body.parts = parts;
+        body.friction = 0.2;
+        body.filter = Some(filter);
+        body.linear_damping = bone.damping;
+        bodies.push(body);
+        if k > 0 {
+            joints.push(JointSpec {
+                motor: Some((0.0, bone.friction_scale * JOINT_FRICTION)),
+                limit: Some((bone.limit.0 * PI, bone.limit.1 * PI)),
+                spring: Some((5.0, 0.5)),
+                ..JointSpec::pin(
+                    first + bone.parent,
+                    first + k,
+                    [position[0], position[1] + bone.pivot],
+                )
+            });
+        }
+    }
+}
+
+/// rain's group of five ragdolls for floor `row` and column `column`: the bodies and joints
+/// (body indices into the group's bodies).
+fn rain_group(row: usize, column: usize) -> (Vec<BodySpec>, Vec<JointSpec>) {
+    let span = RAIN_GRID_COUNT as f64 * RAIN_GRID;
+    let pitch = span / RAIN_COLUMNS as f64;
+    let mut x = -0.5 * span + pitch * (column as f64 + 0.5);
+    let y = 40.0 + RAIN_FLOOR_PITCH * row as f64;
+    let (mut bodies, mut joints) = (Vec::new(), Vec::new());
+    for i in 0..RAIN_GROUP_SIZE {
+        human([x, y], i as i32 + 1, &mut bodies, &mut joints);
+        x += 0.5;
+    }
+    (bodies, joints)
+}
+
+/// rain's groups in one engine: which engine group stands in each floor's column.
+struct RainState {
+    columns_out: usize,
+    next_column: usize,
+    /// `groups[row][column]`: the engine's group number.
+    groups: Vec<Vec<Option<usize>>>,
+}
+
+impl RainState {
+    fn new() -> Self {
+        Self {
+            columns_out: 0,
+            next_column: 0,
+            groups: vec![vec![None; RAIN_COLUMNS]; RAIN_ROWS],
+        }
+    }
+
+    /// Box2D's `StepRain` before step `step`.
+    fn drive(&mut self, engine: &mut dyn Engine, step: usize) {
+        if step & RAIN_DELAY_MASK != 0 {
+            return;
+        }
+        let column = if self.columns_out < RAIN_COLUMNS {
+            self.columns_out += 1;
+            self.columns_out - 1
+        } else {
+            let c = self.next_column;
+            self.next_column = (c + 1) % RAIN_COLUMNS;
+            c
+        };
+        for row in 0..RAIN_ROWS {
+            if let Some(old) = self.groups[row][column].take() {
+                engine.despawn(old);
+            }
+            let (bodies, joints) = rain_group(row, column);
+            self.groups[row][column] = Some(engine.spawn(&bodies, &joints));
+        }
+    }
+
+    /// Where the ragdolls are: how many bodies are out, how many lie below the floor they were
+    /// dropped on (fallen through it, or walked off its end onto the floor below) and how many of
+    /// those are within the floor's span (through it).
+    fn quality(&self, engine: &mut dyn Engine) -> String {
+        let half_span = 0.5 * (RAIN_GRID_COUNT + 1) as f64 * RAIN_GRID;
+        let (mut out, mut below, mut through) = (0, 0, 0);
+        for (row, groups) in self.groups.iter().enumerate() {
+            let floor_bottom = RAIN_FLOOR_PITCH * row as f64 - 0.5 * RAIN_GRID;
+            for &g in groups.iter().flatten() {
+                for p in engine.group_poses(g) {
+                    out += 1;
+                    if p[1] < floor_bottom {
+                        below += 1;
+                        through += usize::from(p[0].abs() < half_span);
+                    }
+                }
+            }
+        }
+        format!(
+            ", {out} ragdoll bodies out, {below} below the floor they fell on ({through} of them within its span)"
+        )
+    }
+}
+
 /// Not one of Box2D's scenes: the hardening review's heap, 2,000 boxes of 1 m created at one point
 /// 5 m above a static ground, 50 steps (`docs/reliability.md`, "Bodies created at one point").
 /// Every pair overlaps at the start; the soft contacts push them apart.
@@ -555,7 +811,7 @@ fn heap() -> SuiteScene {
     }
 }
 
-/// The suite's scenes, in Box2D's order (less `rain`), then `heap` (not Box2D's).
+/// The suite's scenes, in Box2D's order, then `heap` (not Box2D's).
 fn scenes() -> Vec<fn() -> SuiteScene> {
     vec![
         compounds,
@@ -563,6 +819,7 @@ fn scenes() -> Vec<fn() -> SuiteScene> {
         junkyard,
         large_pyramid,
         many_pyramids,
+        rain,
         smash,
         spinner,
         tumbler,
@@ -597,13 +854,18 @@ fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, 
         .then(|| scene.spec.bodies.iter().position(|b| b.tracked))
         .flatten();
     let mut stalled = 0;
+    let mut rain = matches!(scene.driver, Some(Driver::Rain)).then(RainState::new);
     for step in 0..steps {
         let start = Instant::now();
-        if let Some(Driver::Pusher { body }) = scene.driver {
-            let t = DT * step as f64;
-            let target = 60.0 * (0.2 * t).sin();
-            let x = engine.poses()[body][0];
-            engine.drive(body, [(target - x) / DT, 0.0], 0.0);
+        match scene.driver {
+            Some(Driver::Pusher { body }) => {
+                let t = DT * step as f64;
+                let target = 60.0 * (0.2 * t).sin();
+                let x = engine.poses()[body][0];
+                engine.drive(body, [(target - x) / DT, 0.0], 0.0);
+            }
+            Some(Driver::Rain) => rain.as_mut().expect("rain's state").drive(engine, step),
+            None => {}
         }
         engine.step();
         if step > 0 {
@@ -622,7 +884,7 @@ fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, 
         .map(|(name, ms)| format!("{name} {:.2}", ms / timed_steps))
         .collect::<Vec<_>>()
         .join(", ");
-    let mut line = quality(scene, engine, steps);
+    let mut line = quality(scene, engine, steps, rain.as_ref());
     if spinner.is_some() {
         line +=
             &format!(", under {SPINNER_STALLED} rad/s at the end of {stalled} of {steps} steps");
@@ -635,7 +897,12 @@ fn run_once(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> (f64, 
 const SPINNER_STALLED: f64 = 2.5;
 
 /// The quality line after `steps` steps.
-fn quality(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> String {
+fn quality(
+    scene: &SuiteScene,
+    engine: &mut dyn Engine,
+    steps: usize,
+    rain: Option<&RainState>,
+) -> String {
     let spec = &scene.spec;
     let poses = engine.poses();
     let bodies = engine.bodies();
@@ -729,6 +996,9 @@ fn quality(scene: &SuiteScene, engine: &mut dyn Engine, steps: usize) -> String 
             line += &format!(", largest joint gap {gap:.2e} m");
         }
         Quality::Plain => {}
+    }
+    if let Some(rain) = rain {
+        line += &rain.quality(engine);
     }
     if let Some((pass_ms, impacts, holds)) = engine.pass_counters() {
         line += &format!(
