@@ -227,33 +227,34 @@ impl ContactSet {
     /// Removes every contact of body `key`, in the order a scan of the storage from the start
     /// would meet them (each removal moves up to two other contacts; where the body's others go
     /// is followed), so the storage ends as that scan would leave it, at the cost of the body's
-    /// own contacts.
+    /// own contacts (and a logarithm of their number).
     pub fn remove_involving(&mut self, key: u32) {
         let Some(list) = self.partners.get_mut(key as usize) else {
             return;
         };
         let partners = std::mem::take(list);
-        let mut at: Vec<usize> = partners
+        // Where the body's contacts are, smallest first.
+        let mut at: std::collections::BTreeSet<usize> = partners
             .iter()
             .map(|&p| self.index[&pair_key(key, p)])
             .collect();
-        while let Some((i, &k)) = at.iter().enumerate().min_by_key(|&(_, &k)| k) {
-            at.swap_remove(i);
+        while let Some(k) = at.pop_first() {
             let (first_parked, last) = (self.active_len(), self.contacts.len() - 1);
             let active = k < first_parked;
             self.remove(k);
-            for p in &mut at {
-                if active {
-                    // The last active contact takes `k`; the last contact takes its place.
-                    let last_active = first_parked - 1;
-                    if *p == last_active {
-                        *p = k;
-                    } else if *p == last && last != last_active {
-                        *p = last_active;
-                    }
-                } else if *p == last {
-                    *p = k;
+            if active {
+                // The last active contact takes `k`, and the last contact takes its place.
+                let last_active = first_parked - 1;
+                let moved_active = at.remove(&last_active);
+                let moved_last = last != last_active && at.remove(&last);
+                if moved_active {
+                    at.insert(k);
                 }
+                if moved_last {
+                    at.insert(last_active);
+                }
+            } else if at.remove(&last) {
+                at.insert(k); // the last contact takes `k`
             }
         }
     }

@@ -194,9 +194,10 @@ impl JointSet {
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(id.index);
         for key in Self::ends(&joint) {
-            let list = &mut self.by_body[key as usize];
-            if let Some(i) = list.iter().position(|&s| s == id.index) {
-                list.swap_remove(i);
+            if let Some(list) = self.by_body.get_mut(key as usize) {
+                if let Some(i) = list.iter().position(|&s| s == id.index) {
+                    list.swap_remove(i);
+                }
             }
         }
         if !joint.common.collide_connected {
