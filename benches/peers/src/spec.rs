@@ -55,7 +55,9 @@ pub struct FilterSpec {
 /// A revolute joint: body indices, the pin in the world (metres), an optional motor (target
 /// speed of B relative to A in rad/s, largest torque in N·m), optional limits on B's angle
 /// relative to A's from where they were built (radians, lower and upper) and an optional spring
-/// toward that angle (frequency in Hz, damping ratio).
+/// toward that angle (frequency in Hz, damping ratio). (Rapier measures the angle between the
+/// body frames: the same wherever the suite uses limits and springs, whose bodies start at equal
+/// angles.)
 #[derive(Clone, Copy, Debug)]
 pub struct JointSpec {
     pub a: usize,
