@@ -473,12 +473,27 @@ impl Body {
                 PairFilter::Never
             };
         }
-        let pieces = |b: &Body| 0..b.piece_owner.len();
-        let any = pieces(self).any(|pa| pieces(other).any(|pb| self.pieces_collide(pa, other, pb)));
-        if any {
-            PairFilter::Pieces
-        } else {
-            PairFilter::Never
+        // Shapes with different filters on one body: look at every pair of solid pieces. When
+        // all of them collide (a ragdoll's shin and foot, which differ only in what else they
+        // skip, against the ground), the pair is `All`, and the narrow phase and the continuous
+        // pass treat it as a whole; `Pieces` only when some collide and some do not.
+        fn solid(b: &Body) -> impl Iterator<Item = usize> + '_ {
+            (0..b.piece_owner.len()).filter(move |&p| !b.piece_shape(p).sensor)
+        }
+        let (mut any, mut all) = (false, true);
+        for pa in solid(self) {
+            for pb in solid(other) {
+                if self.pieces_collide(pa, other, pb) {
+                    any = true;
+                } else {
+                    all = false;
+                }
+            }
+        }
+        match (any, all) {
+            (false, _) => PairFilter::Never,
+            (true, true) => PairFilter::All,
+            (true, false) => PairFilter::Pieces,
         }
     }
 

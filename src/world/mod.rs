@@ -623,4 +623,108 @@ mod tests {
         assert_eq!(world.state_hash(), before);
         assert_eq!(world.step_count(), steps);
     }
+
+    /// A body whose shapes have different filters is filtered against another as a whole when
+    /// every pair of their solid shapes collides (`All`: the narrow phase and the continuous pass
+    /// then skip the per-piece checks), piece by piece only when some pairs collide and some do
+    /// not, and never when none does; sensors do not count. Each case is checked against the
+    /// filter rule applied to every shape pair directly.
+    #[test]
+    fn bodies_with_mixed_filters_are_filtered_whole_when_every_shape_pair_collides() {
+        use crate::dynamics::body::PairFilter;
+        use crate::{BodyDef, Filter, Shape, ShapeDef, Transform};
+        let filter = |category: u64, mask: u64| Filter {
+            category,
+            mask,
+            group: 0,
+        };
+        // A shin (category 2, colliding with 1 and 2) and its foot (category 2, colliding with 1
+        // only), as Box2D's ragdoll has them; a sensor of category 4 that collides with nothing.
+        let leg = |world: &mut World, sensor: bool| {
+            let id = world
+                .add_body(BodyDef {
+                    shape: Shape::capsule(Vec2::new(0.0, -0.15), Vec2::new(0.0, 0.12), 0.05)
+                        .unwrap(),
+                    filter: filter(2, 1 | 2),
+                    ..BodyDef::default()
+                })
+                .unwrap();
+            let foot = Shape::rectangle(0.07, 0.02).unwrap();
+            let offset = Transform::new(Vec2::new(0.04, -0.18), 0.0);
+            world
+                .add_shape(
+                    id,
+                    ShapeDef {
+                        shape: foot,
+                        offset,
+                        filter: filter(2, 1),
+                        ..ShapeDef::default()
+                    },
+                )
+                .unwrap();
+            if sensor {
+                world
+                    .add_shape(
+                        id,
+                        ShapeDef {
+                            shape: Shape::circle(0.3).unwrap(),
+                            filter: filter(4, 0),
+                            sensor: true,
+                            ..ShapeDef::default()
+                        },
+                    )
+                    .unwrap();
+            }
+            id
+        };
+        let single = |world: &mut World, f: Filter| {
+            world
+                .add_body(BodyDef {
+                    shape: Shape::rectangle(0.5, 0.5).unwrap(),
+                    filter: f,
+                    ..BodyDef::default()
+                })
+                .unwrap()
+        };
+        for sensor in [false, true] {
+            let mut world = World::new(WorldConfig::default());
+            let shin = leg(&mut world, sensor);
+            let other_leg = leg(&mut world, sensor);
+            let ground = single(&mut world, filter(1, u64::MAX));
+            let part = single(&mut world, filter(2, 1 | 2));
+            let ghost = single(&mut world, filter(8, 8));
+            let body = |id| world.bodies.at(world.bodies.key(id).unwrap());
+            // The rule applied to every solid shape pair, independently of `pair_filter`.
+            let expected = |a: BodyId, b: BodyId| {
+                let solid = |id: BodyId| -> Vec<Filter> {
+                    let b = world.body(id).unwrap();
+                    b.shapes
+                        .iter()
+                        .filter(|s| !s.def.sensor)
+                        .map(|s| s.def.filter)
+                        .collect()
+                };
+                let results: Vec<bool> = solid(a)
+                    .iter()
+                    .flat_map(|fa| solid(b).into_iter().map(move |fb| fa.should_collide(&fb)))
+                    .collect();
+                match (results.iter().any(|&c| c), results.iter().all(|&c| c)) {
+                    (false, _) => PairFilter::Never,
+                    (true, true) => PairFilter::All,
+                    (true, false) => PairFilter::Pieces,
+                }
+            };
+            let cases = [
+                (shin, ground, PairFilter::All),
+                (ground, shin, PairFilter::All),
+                (shin, part, PairFilter::Pieces),
+                (shin, other_leg, PairFilter::Pieces),
+                (shin, ghost, PairFilter::Never),
+            ];
+            for (a, b, want) in cases {
+                assert_eq!(expected(a, b), want, "the reference, sensor {sensor}");
+                assert_eq!(body(a).pair_filter(body(b)), want, "sensor {sensor}");
+            }
+        }
+    }
 }
