@@ -575,47 +575,16 @@ fn rain() -> SuiteScene {
 /// axis, radius), the height of its joint with the parent, the joint's limits (fractions of π),
 /// the share of the joint friction torque it gets, its linear damping (1/s) and whether it ends in
 /// a foot.
-struct Bone {
-    parent: usize,
-    y: f64,
-    capsule: (f64, f64, f64),
-    pivot: f64,
-    limit: (f64, f64),
-    friction_scale: f64,
-    damping: f64,
-    foot: bool,
-}
+type Bone = (usize, f64, (f64, f64, f64), f64, (f64, f64), f64, f64, bool);
 
 /// The hip first (no parent, no joint), then torso, head, the legs and the arms.
 const BONES: [Bone; 11] = {
-    #[allow(clippy::too_many_arguments)] // one row of the table below
-    const fn bone(
-        parent: usize,
-        y: f64,
-        capsule: (f64, f64, f64),
-        pivot: f64,
-        limit: (f64, f64),
-        friction_scale: f64,
-        damping: f64,
-        foot: bool,
-    ) -> Bone {
-        Bone {
-            parent,
-            y,
-            capsule,
-            pivot,
-            limit,
-            friction_scale,
-            damping,
-            foot,
-        }
-    }
     let leg_up = (-0.125, 0.125, 0.06);
     let leg_low = (-0.155, 0.125, 0.045);
     let arm_up = (-0.125, 0.125, 0.035);
     let arm_low = (-0.125, 0.125, 0.03);
     [
-        bone(
+        (
             0,
             0.95,
             (-0.02, 0.02, 0.095),
@@ -625,7 +594,7 @@ const BONES: [Bone; 11] = {
             0.0,
             false,
         ),
-        bone(
+        (
             0,
             1.2,
             (-0.135, 0.135, 0.09),
@@ -635,7 +604,7 @@ const BONES: [Bone; 11] = {
             0.0,
             false,
         ),
-        bone(
+        (
             1,
             1.475,
             (-0.038, 0.039, 0.075),
@@ -645,14 +614,14 @@ const BONES: [Bone; 11] = {
             0.1,
             false,
         ),
-        bone(0, 0.775, leg_up, 0.9, (-0.05, 0.4), 1.0, 0.0, false),
-        bone(3, 0.475, leg_low, 0.625, (-0.5, -0.02), 0.5, 0.0, true),
-        bone(0, 0.775, leg_up, 0.9, (-0.05, 0.4), 1.0, 0.0, false),
-        bone(5, 0.475, leg_low, 0.625, (-0.5, -0.02), 0.5, 0.0, true),
-        bone(1, 1.225, arm_up, 1.35, (-0.1, 0.8), 0.5, 0.0, false),
-        bone(7, 0.975, arm_low, 1.1, (-0.2, 0.3), 0.1, 0.1, false),
-        bone(1, 1.225, arm_up, 1.35, (-0.1, 0.8), 0.5, 0.0, false),
-        bone(9, 0.975, arm_low, 1.1, (-0.2, 0.3), 0.1, 0.1, false),
+        (0, 0.775, leg_up, 0.9, (-0.05, 0.4), 1.0, 0.0, false),
+        (3, 0.475, leg_low, 0.625, (-0.5, -0.02), 0.5, 0.0, true),
+        (0, 0.775, leg_up, 0.9, (-0.05, 0.4), 1.0, 0.0, false),
+        (5, 0.475, leg_low, 0.625, (-0.5, -0.02), 0.5, 0.0, true),
+        (1, 1.225, arm_up, 1.35, (-0.1, 0.8), 0.5, 0.0, false),
+        (7, 0.975, arm_low, 1.1, (-0.2, 0.3), 0.1, 0.1, false),
+        (1, 1.225, arm_up, 1.35, (-0.1, 0.8), 0.5, 0.0, false),
+        (9, 0.975, arm_low, 1.1, (-0.2, 0.3), 0.1, 0.1, false),
     ]
 };
 
@@ -678,15 +647,16 @@ fn human(position: [f64; 2], group: i32, bodies: &mut Vec<BodySpec>, joints: &mu
         radius: 0.015,
     };
     let first = bodies.len();
-    for (k, bone) in BONES.iter().enumerate() {
-        let (lo, hi, radius) = bone.capsule;
+    for (k, &(parent, y, (lo, hi, radius), pivot, limit, friction_scale, damping, has_foot)) in
+        BONES.iter().enumerate()
+    {
         let mut parts = vec![Part::Capsule {
             a: [0.0, lo],
             b: [0.0, hi],
             radius,
         }];
-        let mut body = dynamic([position[0], position[1] + bone.y], Vec::new());
-        if bone.foot {
+        let mut body = dynamic([position[0], position[1] + y], Vec::new());
+        if has_foot {
             parts.push(foot.clone());
             body.part_materials.push(PartMaterial {
                 part: 1,
@@ -697,17 +667,17 @@ fn human(position: [f64; 2], group: i32, bodies: &mut Vec<BodySpec>, joints: &mu
         body.parts = parts;
         body.friction = 0.2;
         body.filter = Some(filter);
-        body.linear_damping = bone.damping;
+        body.linear_damping = damping;
         bodies.push(body);
         if k > 0 {
             joints.push(JointSpec {
-                motor: Some((0.0, bone.friction_scale * JOINT_FRICTION)),
-                limit: Some((bone.limit.0 * PI, bone.limit.1 * PI)),
+                motor: Some((0.0, friction_scale * JOINT_FRICTION)),
+                limit: Some((limit.0 * PI, limit.1 * PI)),
                 spring: Some((5.0, 0.5)),
                 ..JointSpec::pin(
-                    first + bone.parent,
+                    first + parent,
                     first + k,
-                    [position[0], position[1] + bone.pivot],
+                    [position[0], position[1] + pivot],
                 )
             });
         }
