@@ -25,21 +25,34 @@ use sweep2d::{
     BodyDef, BodyKind, CharacterMover, Filter, QueryFilter, Shape, Transform, Vec2, World,
 };
 
-/// Times the 60 steps after `snapshot`, per step.
-fn bench_steps(c: &mut Criterion, name: &str, snapshot: &World) {
+/// Times `work` on fresh clones of `world` (the clone not timed), per one of its `count` items.
+fn bench_on_clones(
+    c: &mut Criterion,
+    name: &str,
+    world: &World,
+    count: u32,
+    work: impl Fn(&mut World),
+) {
     c.bench_function(name, |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                let mut world = snapshot.clone();
+                let mut w = world.clone();
                 let start = Instant::now();
-                for _ in 0..60 {
-                    world.step();
-                }
+                work(&mut w);
                 total += start.elapsed();
             }
-            total / 60
+            total / count
         })
+    });
+}
+
+/// Times the 60 steps after `snapshot`, per step.
+fn bench_steps(c: &mut Criterion, name: &str, snapshot: &World) {
+    bench_on_clones(c, name, snapshot, 60, |w| {
+        for _ in 0..60 {
+            w.step();
+        }
     });
 }
 
@@ -243,19 +256,10 @@ fn character(c: &mut Criterion) {
 
 /// Times removing `ids` from clones of `world`, per body.
 fn bench_removals(c: &mut Criterion, name: &str, world: &World, ids: &[sweep2d::BodyId]) {
-    c.bench_function(name, |b| {
-        b.iter_custom(|iters| {
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                let mut w = world.clone();
-                let start = Instant::now();
-                for &id in ids {
-                    black_box(w.remove_body(id).expect("a live body"));
-                }
-                total += start.elapsed();
-            }
-            total / ids.len() as u32
-        })
+    bench_on_clones(c, name, world, ids.len() as u32, |w| {
+        for &id in ids {
+            black_box(w.remove_body(id).expect("a live body"));
+        }
     });
 }
 

@@ -580,3 +580,15 @@ pub fn unit_at(angle: Real) -> Vec2 {
     let (sin, cos) = crate::trig::sin_cos(angle);
     Vec2::new(cos, sin)
 }
+
+/// The crate's tests' random numbers: xorshift64 from `seed` (not zero), the raw 64-bit words
+/// (each test maps them to its range; no RNG dependency, the same sequence everywhere).
+#[cfg(test)]
+pub(crate) fn xorshift64(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}

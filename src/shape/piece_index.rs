@@ -177,13 +177,9 @@ mod tests {
     use crate::math::Vec2;
 
     /// Numbers spread evenly over [0, 1) from a seed (xorshift64).
-    fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as f64 / (1u64 << 53) as f64
-        }
+    fn uniform(seed: u64) -> impl FnMut() -> f64 {
+        let mut word = crate::math::xorshift64(seed);
+        move || (word() >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// Against a pass over every box: random boxes and random queries, the same indices in the

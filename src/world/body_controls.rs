@@ -117,7 +117,7 @@ impl World {
         if kind != BodyKind::Dynamic {
             let dynamic =
                 |k: Option<u32>| k.is_some_and(|k| self.bodies.at(k).kind == BodyKind::Dynamic);
-            let stranded = self.joints.slots_of(key).into_iter().any(|slot| {
+            let stranded = self.joints.slots_of(key).iter().any(|&slot| {
                 let j = self.joints.at(slot as usize);
                 (j.body_b == key && !dynamic(j.body_a))
                     || (j.body_a == Some(key) && !dynamic(Some(j.body_b)))

@@ -218,8 +218,8 @@ impl ContactSet {
     #[cfg(feature = "serde")]
     pub fn rebuild_partners(&mut self) {
         self.partners.clear();
-        let pairs: Vec<(u32, u32)> = self.contacts.iter().map(|c| (c.a, c.b)).collect();
-        for (a, b) in pairs {
+        for k in 0..self.contacts.len() {
+            let (a, b) = (self.contacts[k].a, self.contacts[k].b);
             self.link(a, b);
         }
     }
@@ -393,13 +393,8 @@ mod tests {
     /// contacts. Fails if a removal is missed, done in another order, or a list goes stale.
     #[test]
     fn removing_a_bodys_contacts_through_its_partners_matches_a_storage_scan() {
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % u64::from(n)) as u32
-        };
+        let mut word = crate::math::xorshift64(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: u32| (word() % u64::from(n)) as u32;
         let mixing = ContactMixing {
             friction: MixingRule::GeometricMean,
             restitution: MixingRule::Max,

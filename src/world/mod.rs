@@ -255,33 +255,28 @@ impl World {
     /// Wakes the bodies that body `key` touches and, when `jointed`, those its joints tie it to
     /// (a body removed or changed: what rested on it must move again).
     fn wake_neighbours(&mut self, key: u32, jointed: bool) {
-        // Through the body's own lists, in the order of the storage (contacts, then joints).
-        let mut touching: Vec<(usize, u32)> = self
-            .contacts
-            .partners_of(key)
-            .iter()
-            .filter_map(|&p| {
-                let k = self.contacts.index_of(key, p)?;
-                self.contacts.as_slice()[k].touching.then_some((k, p))
-            })
-            .collect();
-        touching.sort_unstable();
-        let tied = if jointed {
-            self.joints.slots_of(key)
-        } else {
-            Vec::new()
-        };
-        let tied = tied.into_iter().filter_map(|slot| {
-            let j = self.joints.at(slot as usize);
-            if j.body_b == key {
-                j.body_a
-            } else {
-                Some(j.body_b)
+        // (Waking sets flags only: the order does not matter.)
+        for &p in self.contacts.partners_of(key) {
+            let touching = self
+                .contacts
+                .index_of(key, p)
+                .is_some_and(|k| self.contacts.as_slice()[k].touching);
+            if touching {
+                self.bodies.at_mut(p).wake();
             }
-        });
-        let all: Vec<u32> = touching.into_iter().map(|(_, p)| p).chain(tied).collect();
-        for k in all {
-            self.bodies.at_mut(k).wake();
+        }
+        if jointed {
+            for &slot in self.joints.slots_of(key) {
+                let j = self.joints.at(slot as usize);
+                let other = if j.body_b == key {
+                    j.body_a
+                } else {
+                    Some(j.body_b)
+                };
+                if let Some(other) = other {
+                    self.bodies.at_mut(other).wake();
+                }
+            }
         }
     }
 

@@ -650,21 +650,24 @@ fn human(position: [f64; 2], group: i32, bodies: &mut Vec<BodySpec>, joints: &mu
     for (k, &(parent, y, (lo, hi, radius), pivot, limit, friction_scale, damping, has_foot)) in
         BONES.iter().enumerate()
     {
-        let mut parts = vec![Part::Capsule {
+        let capsule = Part::Capsule {
             a: [0.0, lo],
             b: [0.0, hi],
             radius,
-        }];
-        let mut body = dynamic([position[0], position[1] + y], Vec::new());
+        };
+        let parts = if has_foot {
+            vec![capsule, foot.clone()]
+        } else {
+            vec![capsule]
+        };
+        let mut body = dynamic([position[0], position[1] + y], parts);
         if has_foot {
-            parts.push(foot.clone());
             body.part_materials.push(PartMaterial {
                 part: 1,
                 friction: 0.05,
                 filter: FilterSpec { mask: 1, ..filter },
             });
         }
-        body.parts = parts;
         body.friction = 0.2;
         body.filter = Some(filter);
         body.linear_damping = damping;

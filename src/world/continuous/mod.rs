@@ -1033,13 +1033,8 @@ mod tests {
     /// contacts, in increasing order, each with its own contact's index.
     #[test]
     fn neighbours_are_every_contact_in_key_order() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as u32
-        };
+        let mut word = crate::math::xorshift64(0x9e37_79b9_7f4a_7c15);
+        let mut next = |n: u32| (word() % u64::from(n)) as u32;
         let mut neighbours = Neighbours::default();
         for case in 0..50 {
             let bodies = 2 + next(40);

@@ -331,13 +331,8 @@ mod tests {
 
     #[test]
     fn murty_matches_brute_force_on_random_positive_definite_problems() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed >> 11) as Real / (1u64 << 53) as Real * 2.0 - 1.0
-        };
+        let mut word = crate::math::xorshift64(0x9e37_79b9_7f4a_7c15);
+        let mut next = || (word() >> 11) as Real / (1u64 << 53) as Real * 2.0 - 1.0;
         for m in 1..=7 {
             for _ in 0..200 {
                 // A = GᵀG + δI: positive definite, often badly conditioned (a narrow wedge).
