@@ -343,12 +343,39 @@ pub(crate) fn row_offsets(
     }
 }
 
+/// For tests: a contact set over `bodies` body keys with up to `tries` random pairs (drawn with
+/// `next(n)`, uniform in `0..n`; repeats and a body with itself skipped), in the order drawn.
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) fn random_contacts(
+    next: &mut impl FnMut(u32) -> u32,
+    bodies: u32,
+    tries: u32,
+) -> ContactSet {
     use crate::dynamics::body::PairFilter;
     use crate::dynamics::contact::ContactMixing;
     use crate::dynamics::MixingRule;
+    let mixing = ContactMixing {
+        friction: MixingRule::GeometricMean,
+        restitution: MixingRule::Max,
+    };
+    let mut set = ContactSet::default();
+    for _ in 0..tries {
+        let (a, b) = (next(bodies), next(bodies));
+        if a != b && !set.contains(a.min(b), a.max(b)) {
+            set.insert(PairContact::new(
+                a.min(b),
+                a.max(b),
+                PairFilter::All,
+                mixing,
+            ));
+        }
+    }
+    set
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     /// The removal the partner lists replace: a scan of the storage from the start that removes
     /// each of the body's contacts where it meets it.
@@ -395,26 +422,11 @@ mod tests {
     fn removing_a_bodys_contacts_through_its_partners_matches_a_storage_scan() {
         let mut word = crate::math::xorshift64(0x2545_f491_4f6c_dd1d);
         let mut next = |n: u32| (word() % u64::from(n)) as u32;
-        let mixing = ContactMixing {
-            friction: MixingRule::GeometricMean,
-            restitution: MixingRule::Max,
-        };
         let (mut removed_contacts, mut parked_cases) = (0, 0);
         for case in 0..200 {
             let bodies = 2 + next(40);
-            let mut set = ContactSet::default();
-            for _ in 0..next(300) {
-                let (a, b) = (next(bodies), next(bodies));
-                if a == b || set.contains(a.min(b), a.max(b)) {
-                    continue;
-                }
-                set.insert(PairContact::new(
-                    a.min(b),
-                    a.max(b),
-                    PairFilter::All,
-                    mixing,
-                ));
-            }
+            let tries = next(300);
+            let mut set = random_contacts(&mut next, bodies, tries);
             // Park the contacts of a random set of resting bodies (the sleep stage's rule).
             let resting: Vec<bool> = (0..bodies).map(|_| next(3) == 0).collect();
             set.request_park();

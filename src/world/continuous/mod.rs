@@ -1024,9 +1024,6 @@ impl<'w> ContinuousPass<'w> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::body::PairFilter;
-    use crate::dynamics::contact::{ContactMixing, PairContact};
-    use crate::dynamics::contact_math::MixingRule;
 
     /// The neighbour index against brute force: for random contact sets (inserted in random
     /// order, either body first), every body's partners are exactly the other bodies of its
@@ -1038,19 +1035,8 @@ mod tests {
         let mut neighbours = Neighbours::default();
         for case in 0..50 {
             let bodies = 2 + next(40);
-            let mut contacts = ContactSet::default();
-            for _ in 0..next(200) {
-                let (a, b) = (next(bodies), next(bodies));
-                if a == b || contacts.contains(a.min(b), a.max(b)) {
-                    continue;
-                }
-                let (lo, hi) = (a.min(b), a.max(b));
-                let mixing = ContactMixing {
-                    friction: MixingRule::GeometricMean,
-                    restitution: MixingRule::Max,
-                };
-                contacts.insert(PairContact::new(lo, hi, PairFilter::All, mixing));
-            }
+            let tries = next(200);
+            let contacts = crate::world::contact_set::random_contacts(&mut next, bodies, tries);
             neighbours.start(&contacts, bodies as usize);
             for k in 0..bodies {
                 let mut expected: Vec<(u32, u32)> = contacts
