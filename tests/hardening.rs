@@ -808,27 +808,31 @@ fn scene_files_are_capped_in_bodies_and_joints_and_read_extra_shapes_at_once() {
     );
     // A body with the most shapes a body may have, read from a file: every shape is there, with
     // its own number, and the mass is their sum.
+    use sweep2d::dynamics::MAX_SHAPES_PER_BODY;
     let extra = r#"{"shape":{"type":"circle","radius":0.1},"offset":[1,0]}"#;
     let text = format!(
         r#"{{"bodies":[{{"kind":"dynamic","position":[0,0],"shape":{{"type":"circle","radius":0.1}},
             "shapes":[{}]}}]}}"#,
-        vec![extra; 1023].join(",")
+        vec![extra; MAX_SHAPES_PER_BODY - 1].join(",")
     );
     let world = SceneFile::load(&text).unwrap().world;
     let (id, b) = world.bodies().next().unwrap();
     let ids = world.shape_ids(id);
-    assert_eq!(ids.len(), 1024);
+    assert_eq!(ids.len(), MAX_SHAPES_PER_BODY);
     assert!(ids.iter().enumerate().all(|(k, s)| s.index() == k as u32));
     let disc = std::f64::consts::PI * 0.01;
     assert!(
-        (b.mass() - 1024.0 * disc).abs() < 1e-9 * b.mass(),
+        (b.mass() - MAX_SHAPES_PER_BODY as f64 * disc).abs() < 1e-9 * b.mass(),
         "{}",
         b.mass()
     );
     // One shape too many: refused naming the shape.
     let text = text.replacen(extra, &format!("{extra},{extra}"), 1);
     let e = SceneFile::load(&text).unwrap_err().to_string();
-    assert!(e.contains("shapes[") && e.contains("1024"), "{e}");
+    assert!(
+        e.contains("shapes[") && e.contains(&MAX_SHAPES_PER_BODY.to_string()),
+        "{e}"
+    );
 }
 
 #[test]

@@ -430,3 +430,102 @@ fn filters_apply_shape_by_shape() {
     let y = w.body(ball).unwrap().transform().translation.y;
     assert!((y - 0.3).abs() < 0.02, "rests on the lower shape: {y}");
 }
+
+/// Shapes given at once to `add_shapes` make the same body, with the same ids, as the same shapes
+/// added one call at a time (and the two worlds then step bit for bit alike); a refused list
+/// names the position of the shape at fault and adds none of the list.
+#[test]
+fn shapes_added_at_once_match_one_by_one_and_a_refused_list_adds_nothing() {
+    let tile = |k: usize| ShapeDef {
+        shape: Shape::rectangle(0.25, 0.1 + 0.01 * (k % 7) as f64).unwrap(),
+        offset: Transform::new(
+            v(0.5 * k as f64 - 10.0, 0.1 * (k % 3) as f64),
+            0.05 * k as f64,
+        ),
+        density: 1.0 + k as f64,
+        ..ShapeDef::default()
+    };
+    let build = |at_once: bool| {
+        let mut w = world(v(0.0, -10.0));
+        let id = w
+            .add_body(BodyDef {
+                kind: BodyKind::Dynamic,
+                transform: Transform::new(v(0.0, 2.0), 0.2),
+                ..BodyDef::default()
+            })
+            .unwrap();
+        let ids = if at_once {
+            w.add_shapes(id, (0..40).map(tile)).unwrap()
+        } else {
+            (0..40).map(|k| w.add_shape(id, tile(k)).unwrap()).collect()
+        };
+        w.add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: Shape::rectangle(30.0, 0.5).unwrap(),
+            ..BodyDef::default()
+        })
+        .unwrap();
+        (w, id, ids)
+    };
+    let (mut a, id_a, ids_a) = build(true);
+    let (mut b, id_b, ids_b) = build(false);
+    // (Ids name their world; the shape numbers match.)
+    let numbers = |ids: &[sweep2d::ShapeId]| ids.iter().map(|s| s.index()).collect::<Vec<_>>();
+    assert_eq!(numbers(&ids_a), numbers(&ids_b));
+    assert_eq!(numbers(&ids_a), (1..=40).collect::<Vec<u32>>());
+    assert_eq!(numbers(&a.shape_ids(id_a)), numbers(&b.shape_ids(id_b)));
+    let (ba, bb) = (a.body(id_a).unwrap(), b.body(id_b).unwrap());
+    assert_eq!(ba.mass(), bb.mass());
+    assert_eq!(ba.inertia(), bb.inertia());
+    // (One call at a time re-derives the body's frame from its centre of mass after each shape,
+    // which may round the last bit differently.)
+    let near = |p: Vec2, q: Vec2| (p - q).length() < 1e-12;
+    assert!(near(ba.center_of_mass(), bb.center_of_mass()));
+    assert!(near(ba.aabb().min, bb.aabb().min) && near(ba.aabb().max, bb.aabb().max));
+    for _ in 0..90 {
+        a.step();
+        b.step();
+    }
+    let (ta, tb) = (a.body(id_a).unwrap(), b.body(id_b).unwrap());
+    assert!(
+        a.contacts().next().is_some(),
+        "the body has landed on the ground: the comparison covers contacts"
+    );
+    assert!(
+        (ta.transform().translation - tb.transform().translation).length() < 1e-9,
+        "{:?} vs {:?}",
+        ta.transform(),
+        tb.transform()
+    );
+    assert!((ta.transform().rotation.angle() - tb.transform().rotation.angle()).abs() < 1e-9);
+
+    // The third shape of a list has a negative density: nothing of the list is added.
+    let shapes_before = a.shape_ids(id_a);
+    let hash_before = a.state_hash();
+    let mass_before = a.body(id_a).unwrap().mass();
+    let mut bad = vec![tile(0), tile(1), tile(2), tile(3)];
+    bad[2].density = -1.0;
+    let e = a.add_shapes(id_a, bad).unwrap_err();
+    assert!(
+        matches!(&e, BodyError::InShapeList { position: 2, source } if matches!(**source, BodyError::OutOfRange { .. })),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("shape 2 of the list"), "{e}");
+    assert_eq!(a.shape_ids(id_a), shapes_before);
+    assert_eq!(a.state_hash(), hash_before);
+    assert_eq!(a.body(id_a).unwrap().mass(), mass_before);
+    // Too many shapes: refused at the first shape past the limit.
+    let room = sweep2d::dynamics::MAX_SHAPES_PER_BODY - shapes_before.len();
+    let e = a
+        .add_shapes(id_a, (0..room + 3).map(|k| tile(k % 40)))
+        .unwrap_err();
+    assert!(
+        matches!(&e, BodyError::InShapeList { position, source } if *position == room && matches!(**source, BodyError::TooManyShapes { .. })),
+        "{e:?}"
+    );
+    assert_eq!(a.shape_ids(id_a), shapes_before);
+    // A removed body: the plain error.
+    a.remove_body(id_a).unwrap();
+    let e = a.add_shapes(id_a, [tile(0)]).unwrap_err();
+    assert!(matches!(e, BodyError::UnknownBody(_)), "{e:?}");
+}

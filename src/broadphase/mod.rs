@@ -164,6 +164,12 @@ impl BroadPhase {
         fat.contains(&swept.grown(PAIR_MARGIN))
     }
 
+    /// The box a shape's box must meet for a proxy made for that shape to overlap proxy box
+    /// `fat`: a body that pairs piece by piece (`Body::reached_by`) asks its pieces with it.
+    pub fn proxy_reach(fat: &Aabb) -> Aabb {
+        fat.grown(PAIR_MARGIN + AABB_MARGIN)
+    }
+
     /// Places a proxy anew for a shape box `aabb` (after a teleport), whatever its old box.
     pub fn reset_proxy(&mut self, key: ProxyKey, aabb: &Aabb) {
         let fat = Self::fatten(aabb);

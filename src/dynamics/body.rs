@@ -253,8 +253,9 @@ pub struct Body {
     pub(crate) disabled: Option<(Vec2, Real)>,
     /// For each piece of `com_shape`, the index in `shapes` of the shape it belongs to.
     pub(crate) piece_owner: Vec<u16>,
-    /// The filter all solid shapes share, when they do (pairs are then filtered body by body).
-    pub(crate) uniform_filter: Option<Filter>,
+    /// The distinct filters of the solid shapes, ordered (`Assembly::filters`): one when they
+    /// all share it (pairs are then filtered body by body).
+    pub(crate) filters: Vec<Filter>,
     pub(crate) user_tag: Option<u64>,
     pub(crate) name: Option<String>,
 }
@@ -466,24 +467,15 @@ impl Body {
         if !self.solid || !other.solid || self.disabled.is_some() || other.disabled.is_some() {
             return PairFilter::Never;
         }
-        if let (Some(fa), Some(fb)) = (self.uniform_filter, other.uniform_filter) {
-            return if fa.should_collide(&fb) {
-                PairFilter::All
-            } else {
-                PairFilter::Never
-            };
-        }
-        // Shapes with different filters on one body: look at every pair of solid pieces. When
-        // all of them collide (a ragdoll's shin and foot, which differ only in what else they
-        // skip, against the ground), the pair is `All`, and the narrow phase and the continuous
-        // pass treat it as a whole; `Pieces` only when some collide and some do not.
-        fn solid(b: &Body) -> impl Iterator<Item = usize> + '_ {
-            (0..b.piece_owner.len()).filter(move |&p| !b.piece_shape(p).sensor)
-        }
+        // Whether two solid pieces collide depends only on their filters, so every pair of the
+        // two bodies' distinct filters stands for the pairs of pieces carrying them. When all of
+        // them collide (a ragdoll's shin and foot, which differ only in what else they skip,
+        // against the ground), the pair is `All`, and the narrow phase and the continuous pass
+        // treat it as a whole; `Pieces` only when some collide and some do not.
         let (mut any, mut all) = (false, true);
-        for pa in solid(self) {
-            for pb in solid(other) {
-                if self.pieces_collide(pa, other, pb) {
+        for fa in &self.filters {
+            for fb in &other.filters {
+                if fa.should_collide(fb) {
                     any = true;
                 } else {
                     all = false;
@@ -519,7 +511,7 @@ impl Body {
         self.piece_owner = a.piece_owner;
         self.solid = a.solid;
         self.sensors = a.sensors;
-        self.uniform_filter = a.uniform_filter;
+        self.filters = a.filters;
         self.has_chain = a.has_chain;
         self.shape_version = self.shape_version.wrapping_add(1);
     }
@@ -653,7 +645,7 @@ impl Body {
             && a.piece_owner == self.piece_owner
             && a.solid == self.solid
             && a.sensors == self.sensors
-            && a.uniform_filter == self.uniform_filter
+            && a.filters == self.filters
             && a.has_chain == self.has_chain
             && a.com_shape.bounding_radius() == self.reach
             && a.com_shape.core_reach() == self.core_reach
@@ -695,6 +687,22 @@ impl Body {
     #[must_use]
     pub fn aabb(&self) -> crate::Aabb {
         self.with_sensors(self.com_shape.aabb(&self.pose))
+    }
+
+    /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes. Always true
+    /// except for a static body without sensors whose shape is a compound with a piece index
+    /// (a ground of many tiles): that body pairs piece by piece, as if each piece had its own
+    /// proxy, and `reach` must meet some piece's world box (see `docs/collision.md`, "Many
+    /// pieces"). A static body never moves during a step, so which pieces a box meets changes
+    /// only when the other body's proxy moves.
+    pub(crate) fn reached_by(&self, reach: &crate::Aabb) -> bool {
+        if self.kind != BodyKind::Static || !self.sensors.is_empty() {
+            return true;
+        }
+        match &self.com_shape {
+            Shape::Compound(c) => c.some_piece_meets(&self.pose, reach).unwrap_or(true),
+            _ => true,
+        }
     }
 
     /// `solid` (the solid shape's box at the current pose) grown to hold the sensors there too:
@@ -1048,7 +1056,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         piece_owner: a.piece_owner,
         solid: a.solid,
         sensors: a.sensors,
-        uniform_filter: a.uniform_filter,
+        filters: a.filters,
         shape_version: 0,
         awake: !asleep,
         sleep_time: 0.0,

@@ -91,6 +91,16 @@ pub enum BodyError {
         /// The limit.
         limit: usize,
     },
+    /// One shape of a list given to [`World::add_shapes`](crate::World::add_shapes) was refused
+    /// (or the list as a whole, at the position of its last shape): `source` says why. None of
+    /// the list's shapes was added.
+    #[error("shape {position} of the list given to add_shapes (counting from 0): {source}")]
+    InShapeList {
+        /// Position in the list of the shape the error is about.
+        position: usize,
+        /// What is wrong with it.
+        source: Box<BodyError>,
+    },
     /// The operation does not apply to this kind of body.
     #[error("body {body} is {kind:?}: {reason}")]
     WrongKind {

@@ -167,8 +167,9 @@ pub(crate) struct Assembly {
     pub solid: bool,
     /// The sensor shapes, centre-of-mass frame, with their index in the shape list.
     pub sensors: Vec<(u16, Shape)>,
-    /// The filter every solid shape has, if they all have the same one.
-    pub uniform_filter: Option<Filter>,
+    /// The distinct filters of the solid shapes (of every shape when none is solid), ordered by
+    /// category, mask and group: one when they all share it.
+    pub filters: Vec<Filter>,
     /// Whether some piece of `com_shape` is a chain segment (see `contact::is_ghost`).
     pub has_chain: bool,
 }
@@ -188,8 +189,12 @@ pub struct MassData {
     pub center: Vec2,
 }
 
-/// Most shapes a body may have.
-pub const MAX_SHAPES_PER_BODY: usize = 1024;
+/// Most shapes a body may have. Each shape change re-combines the body's shapes (work linear in
+/// their count, and up to quadratic when they all overlap at one place), so a body of many shapes
+/// is given them at once with [`World::add_shapes`](crate::World::add_shapes); a larger ground
+/// is several bodies, or one compound shape of up to
+/// [`MAX_COMPOUND_PIECES`](crate::shape::MAX_COMPOUND_PIECES) pieces.
+pub const MAX_SHAPES_PER_BODY: usize = 4096;
 
 /// Checks one shape definition's numbers; `body` names the body and `which` the shape in errors.
 pub(crate) fn check_shape_def(body: &str, def: &ShapeDef) -> Result<(), BodyError> {
@@ -398,11 +403,9 @@ pub(crate) fn assemble(
         let compound = crate::shape::Compound::new(pieces).map_err(shape_error)?;
         (Shape::Compound(compound), owner)
     };
-    let first = shapes[members[0]].def.filter;
-    let uniform_filter = members
-        .iter()
-        .all(|&i| shapes[i].def.filter == first)
-        .then_some(first);
+    let mut filters: Vec<Filter> = members.iter().map(|&i| shapes[i].def.filter).collect();
+    filters.sort_unstable_by_key(|f| (f.category, f.mask, f.group));
+    filters.dedup();
     let has_chain =
         matches!(&com_shape, Shape::Compound(c) if c.pieces().iter().any(|p| p.link.is_some()));
     Ok(Assembly {
@@ -414,7 +417,7 @@ pub(crate) fn assemble(
         piece_owner,
         solid: !solid.is_empty(),
         sensors,
-        uniform_filter,
+        filters,
     })
 }
 

@@ -206,7 +206,7 @@ fn pieces_meeting(
     match (s, near) {
         (Shape::Compound(c), Some(near)) if c.index.is_built() => {
             scratch.clear();
-            c.index.query(&local_box(near, x), scratch);
+            c.index.query(&c.local_box(near, x), scratch);
             for &i in scratch.iter() {
                 let p = &c.pieces()[i as usize];
                 f(&p.shape, &(*x * p.transform), i as usize);
@@ -215,24 +215,6 @@ fn pieces_meeting(
         _ => visit_pieces(s, x, f),
     }
 }
-
-/// The box, in the frame placed at `x`, of a world box `b`'s corners (a box holding `b` seen
-/// from that frame), grown by a nanometre against rounding.
-fn local_box(b: &Aabb, x: &Transform) -> Aabb {
-    let corners = [
-        b.min,
-        Vec2::new(b.max.x, b.min.y),
-        b.max,
-        Vec2::new(b.min.x, b.max.y),
-    ]
-    .map(|c| x.inv_transform_point(c));
-    Aabb::from_points(&corners)
-        .expect("four corners")
-        .grown(LOCAL_BOX_ROUNDING)
-}
-
-/// Growth (metres) of a box turned into a compound's frame before its piece index is asked.
-const LOCAL_BOX_ROUNDING: Real = 1e-9;
 
 thread_local! {
     /// Candidate lists for `for_each_piece_pair`, kept per thread so that a step allocates none.
@@ -413,7 +395,7 @@ pub(crate) fn gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transfo
         return gap_lower_bound(b, xb, a, xa);
     }
     if let (Shape::Compound(c), true) = (a, b.is_convex() && indexed(a)) {
-        let near = local_box(&b.aabb(xb), xa);
+        let near = c.local_box(&b.aabb(xb), xa);
         return c.index.least(&near, &mut |i| {
             let p = &c.pieces()[i];
             convex_gap_lower_bound(&p.shape, &(*xa * p.transform), b, xb)

@@ -65,6 +65,9 @@ fn turn_proof_box(p: &CompoundPiece) -> Aabb {
     Aabb::new(c - Vec2::splat(r), c + Vec2::splat(r))
 }
 
+/// Growth (metres) of a box turned into a compound's frame before its piece index is asked.
+const LOCAL_BOX_ROUNDING: Real = 1e-9;
+
 /// A rigid union of convex pieces, in one local frame (metres).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(
@@ -255,6 +258,36 @@ impl Compound {
     #[must_use]
     pub fn pieces(&self) -> &[CompoundPiece] {
         &self.pieces
+    }
+
+    /// The box, in this compound's frame placed at `x`, of the corners of world box `b` (a box
+    /// holding `b` seen from that frame, grown by a nanometre against rounding): what its piece
+    /// index is asked with for the pieces whose world boxes may meet `b`.
+    pub(crate) fn local_box(&self, b: &Aabb, x: &Transform) -> Aabb {
+        let corners = [
+            b.min,
+            Vec2::new(b.max.x, b.min.y),
+            b.max,
+            Vec2::new(b.min.x, b.max.y),
+        ]
+        .map(|c| x.inv_transform_point(c));
+        Aabb::from_points(&corners)
+            .expect("four corners")
+            .grown(LOCAL_BOX_ROUNDING)
+    }
+
+    /// Whether the world box (metres) of some piece, with the compound placed at `x`, meets world
+    /// box `b`; `None` when the compound keeps no piece index (the caller then decides by the
+    /// whole compound's box). Costs about log n + k for n pieces and k near `b`.
+    pub(crate) fn some_piece_meets(&self, x: &Transform, b: &Aabb) -> Option<bool> {
+        if !self.index.is_built() {
+            return None;
+        }
+        let near = self.local_box(b, x);
+        Some(self.index.any(&near, |i| {
+            let p = &self.pieces[i];
+            p.shape.aabb(&(*x * p.transform)).overlaps(b)
+        }))
     }
 
     /// See [`Shape::inner_radius`]: the distance (metres) from the compound-frame point `p` to the

@@ -135,6 +135,34 @@ impl PieceIndex {
         best
     }
 
+    /// Whether `f(piece)` holds for some piece whose box overlaps `query` (compound frame),
+    /// asking `f` about such pieces until one answers `true`. The index must be built.
+    pub(crate) fn any(&self, query: &Aabb, mut f: impl FnMut(usize) -> bool) -> bool {
+        let mut stack = [0u32; 64];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let node = &self.nodes[stack[top] as usize];
+            if !node.aabb.overlaps(query) {
+                continue;
+            }
+            if node.count > 0 {
+                let run = &self.order[node.first as usize..(node.first + node.count) as usize];
+                if run
+                    .iter()
+                    .any(|&i| self.boxes[i as usize].overlaps(query) && f(i as usize))
+                {
+                    return true;
+                }
+            } else {
+                stack[top] += 1;
+                stack[top + 1] = node.first;
+                top += 2;
+            }
+        }
+        false
+    }
+
     /// Appends to `out` the indices of the pieces whose boxes overlap `query` (compound frame),
     /// in increasing order. The index must be built.
     pub(crate) fn query(&self, query: &Aabb, out: &mut Vec<u32>) {

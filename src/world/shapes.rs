@@ -22,12 +22,33 @@ impl World {
             .map_err(|(_, e)| e)
     }
 
-    /// Adds several shapes to a body at once: what [`World::add_shape`] does for each in turn,
-    /// but the body's shapes are combined once (linear work in their count where one call per
-    /// shape is quadratic: 1,023 shapes took 0.5 s one by one). On error nothing changes and the
-    /// error comes with the index in `defs` of the shape it is about (the last one for errors
-    /// of the combination, such as a dynamic body left without mass). `add_shape` is this with
-    /// one shape; the scene loader gives a body's extra shapes at once.
+    /// Adds several shapes to a body at once (each offset places its shape in the body's frame)
+    /// and returns their ids in the order given: what [`World::add_shape`] does for each in
+    /// turn, but the body's shapes are combined once. Every shape change re-combines all of a
+    /// body's shapes, so building a body of n shapes one call at a time costs about n² (a static
+    /// ground of 2,505 tiles: 7 s), and this call about n log n (the same ground: milliseconds).
+    /// Give a tile map or a ground of many pieces here. Errors (world unchanged, none of the
+    /// shapes added): [`BodyError::InShapeList`] naming the position of the refused shape (the
+    /// last one for errors of the whole, such as more than [`MAX_SHAPES_PER_BODY`] shapes or a
+    /// dynamic body left without mass), and a stale body id as it is.
+    pub fn add_shapes(
+        &mut self,
+        body: BodyId,
+        defs: impl IntoIterator<Item = ShapeDef>,
+    ) -> Result<Vec<ShapeId>, BodyError> {
+        self.add_shapes_at_once(body, defs.into_iter().collect())
+            .map_err(|(position, e)| match e {
+                BodyError::UnknownBody(_) => e,
+                e => BodyError::InShapeList {
+                    position,
+                    source: Box::new(e),
+                },
+            })
+    }
+
+    /// [`World::add_shapes`] with the error and the position in `defs` of the shape it is about
+    /// (the last one for errors of the combination). `add_shape` is this with one shape; the
+    /// scene loader gives a body's extra shapes at once.
     pub(crate) fn add_shapes_at_once(
         &mut self,
         body: BodyId,

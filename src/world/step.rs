@@ -38,7 +38,7 @@ use crate::broadphase::{BroadPhase, ProxyId, ProxyKey};
 use crate::constants::SPECULATIVE_DISTANCE;
 use crate::dynamics::body::{PairFilter, Prediction};
 use crate::dynamics::contact::PairContact;
-use crate::math::{Real, Vec2};
+use crate::math::{Aabb, Real, Vec2};
 
 /// Per-step working buffers, kept between steps so a step allocates nothing once they have grown.
 #[derive(Clone, Debug, Default)]
@@ -237,6 +237,13 @@ fn update_pairs(
     let mut degree: Vec<u32> = Vec::new();
     let mut requery: Vec<u32> = Vec::new();
     for &(a, b) in new_pairs {
+        let (fa, fb) = (
+            broad_phase.fat_aabb(bodies.proxy(a)),
+            broad_phase.fat_aabb(bodies.proxy(b)),
+        );
+        if !pieces_reached(bodies, a, &fa, b, &fb) {
+            continue;
+        }
         if cores_overlap(bodies.at(a), bodies.at(b)) {
             if degree.is_empty() {
                 degree.resize(bodies.key_bound(), 0);
@@ -304,12 +311,22 @@ fn update_pairs(
     }
 }
 
-/// Whether the fat boxes of bodies `a`'s and `b`'s proxies overlap: a contact is kept while they
-/// do.
+/// Whether the fat boxes of bodies `a`'s and `b`'s proxies overlap and each reaches the other's
+/// shapes (a static ground of many pieces pairs piece by piece: `Body::reached_by`): a contact is
+/// made and kept while they do.
 fn proxies_overlap(broad_phase: &BroadPhase, bodies: &BodySet, a: u32, b: u32) -> bool {
-    broad_phase
-        .fat_aabb(bodies.proxy(a))
-        .overlaps(&broad_phase.fat_aabb(bodies.proxy(b)))
+    let (fa, fb) = (
+        broad_phase.fat_aabb(bodies.proxy(a)),
+        broad_phase.fat_aabb(bodies.proxy(b)),
+    );
+    fa.overlaps(&fb) && pieces_reached(bodies, a, &fa, b, &fb)
+}
+
+/// Whether bodies `a` and `b`, whose proxy boxes `fa` and `fb` overlap, reach each other's
+/// shapes (see [`proxies_overlap`]).
+fn pieces_reached(bodies: &BodySet, a: u32, fa: &Aabb, b: u32, fb: &Aabb) -> bool {
+    bodies.at(a).reached_by(&BroadPhase::proxy_reach(fb))
+        && bodies.at(b).reached_by(&BroadPhase::proxy_reach(fa))
 }
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative

@@ -484,9 +484,13 @@ impl ContinuousPass<'_> {
                 others.extend_from_slice(found);
             }
         } else {
+            // (A static ground of many pieces is a candidate only where a piece is near:
+            // `Body::reached_by`.)
+            let reach = BroadPhase::proxy_reach(&query);
+            let bodies = &*self.bodies;
             self.broad_phase
-                .query_partners(&query, proxy_type(self.bodies.at(i).kind), |c| {
-                    if c != i {
+                .query_partners(&query, proxy_type(bodies.at(i).kind), |c| {
+                    if c != i && bodies.at(c).reached_by(&reach) {
                         others.push(c);
                     }
                 });
