@@ -250,22 +250,19 @@ fn sweep2d_body(world: &mut sweep2d::World, b: &BodySpec) -> sweep2d::BodyId {
             ..Default::default()
         })
         .expect("a valid body");
-    for (i, part) in b.parts.iter().enumerate().skip(1) {
+    // (The other parts at once: a body's shapes are combined once, not once per part.)
+    let extra = b.parts.iter().enumerate().skip(1).map(|(i, part)| {
         let (friction, filter) = b.material_of(i);
-        world
-            .add_shape(
-                id,
-                ShapeDef {
-                    shape: sweep2d_shape(part),
-                    density: b.density,
-                    friction,
-                    restitution: b.restitution,
-                    filter: sweep2d_filter(filter),
-                    ..Default::default()
-                },
-            )
-            .expect("a valid shape");
-    }
+        ShapeDef {
+            shape: sweep2d_shape(part),
+            density: b.density,
+            friction,
+            restitution: b.restitution,
+            filter: sweep2d_filter(filter),
+            ..Default::default()
+        }
+    });
+    world.add_shapes(id, extra).expect("valid shapes");
     // The spec gives the velocity of the body's origin (Box2D's convention); sweep2d's is its
     // centre of mass's, known once every shape is in: the same motion, so a turning drum built of
     // many shapes turns about its origin as in the peers.

@@ -552,14 +552,16 @@ const RAIN_DELAY_MASK: usize = 7;
 /// of five ragdolls appears 40 m above each floor, and once 40 columns are out, the oldest is
 /// removed and made again (`Driver::Rain`).
 fn rain() -> SuiteScene {
-    let mut bodies = Vec::with_capacity(RAIN_ROWS * (RAIN_GRID_COUNT + 1));
+    // One static body holding every floor box, as Box2D builds it.
+    let mut floors = Vec::with_capacity(RAIN_ROWS * (RAIN_GRID_COUNT + 1));
     for row in 0..RAIN_ROWS {
         let y = RAIN_FLOOR_PITCH * row as f64;
         for j in 0..=RAIN_GRID_COUNT {
             let x = -0.5 * RAIN_GRID_COUNT as f64 * RAIN_GRID + j as f64 * RAIN_GRID;
-            bodies.push(ground([x, y], vec![square(0.5 * RAIN_GRID)]));
+            floors.push(offset_box(0.5 * RAIN_GRID, 0.5 * RAIN_GRID, [x, y]));
         }
     }
+    let bodies = vec![ground([0.0, 0.0], floors)];
     SuiteScene {
         name: "rain",
         spec: spec(bodies, Vec::new()),
