@@ -15,7 +15,7 @@ mod error;
 pub(crate) mod exact;
 pub(crate) mod hull;
 mod mass;
-mod piece_index;
+pub(crate) mod piece_index;
 pub(crate) mod polygon;
 #[cfg(feature = "serde")]
 pub(crate) mod spec;
