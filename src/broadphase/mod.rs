@@ -79,7 +79,8 @@ pub(crate) struct BroadPhase {
     move_buffer: Vec<ProxyKey>,
     /// The new pairs of the last update: `(lower value, higher value)`, sorted, no duplicates.
     pairs: Vec<(u32, u32)>,
-    /// Per tree, by leaf: in the move buffer (all false between updates; see `joined_pairs`).
+    /// Per tree, by leaf: in the move buffer of the last update (see `joined_pairs` and
+    /// [`BroadPhase::moved_last`]); cleared when the next update starts.
     moved_flags: [Vec<bool>; 3],
 }
 
@@ -128,9 +129,6 @@ impl BroadPhase {
                 "the move buffer names proxy {} that no tree holds",
                 k.id.0
             ));
-        }
-        if self.moved_flags.iter().flatten().any(|&f| f) {
-            return Err("a proxy is flagged as moved between updates".into());
         }
         Ok(())
     }
@@ -251,9 +249,10 @@ impl BroadPhase {
     pub fn update_pairs(&mut self, tracked: impl Fn(u32, u32) -> bool) -> &[(u32, u32)] {
         let mut moved = std::mem::take(&mut self.move_buffer);
         // Each moved proxy once (a flag per proxy; the pairs are sorted below, so the order of
-        // the moved proxies does not matter).
+        // the moved proxies does not matter). The last update's flags are cleared first.
         let flags = &mut self.moved_flags;
         for (kind, flag) in flags.iter_mut().enumerate() {
+            flag.fill(false);
             flag.resize(self.trees[kind].id_bound(), false);
         }
         moved.retain(|key| {
@@ -267,9 +266,6 @@ impl BroadPhase {
         } else {
             self.queried_pairs(&moved);
         }
-        for key in &moved {
-            self.moved_flags[key.kind as usize][key.id.0 as usize] = false;
-        }
         // Most pairs found are tracked already: dropping them first leaves few to sort.
         self.pairs.retain(|&(a, b)| !tracked(a, b));
         self.pairs.sort_unstable();
@@ -277,6 +273,16 @@ impl BroadPhase {
         moved.clear();
         self.move_buffer = moved;
         &self.pairs
+    }
+
+    /// Whether proxy `key` was in the move buffer of the last
+    /// [`update_pairs`](Self::update_pairs) (created, moved, enlarged or touched since the update
+    /// before): a pair of proxies neither of which did overlaps as it did then.
+    pub fn moved_last(&self, key: ProxyKey) -> bool {
+        self.moved_flags[key.kind as usize]
+            .get(key.id.0 as usize)
+            .copied()
+            .unwrap_or(true)
     }
 
     /// The new pairs the last [`update_pairs`](Self::update_pairs) found (proxy ids, each pair

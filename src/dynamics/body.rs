@@ -689,20 +689,37 @@ impl Body {
         self.with_sensors(self.com_shape.aabb(&self.pose))
     }
 
-    /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes. Always true
-    /// except for a static body without sensors whose shape is a compound with a piece index
-    /// (a ground of many tiles): that body pairs piece by piece, as if each piece had its own
-    /// proxy, and `reach` must meet some piece's world box (see `docs/collision.md`, "Many
-    /// pieces"). A static body never moves during a step, so which pieces a box meets changes
-    /// only when the other body's proxy moves.
-    pub(crate) fn reached_by(&self, reach: &crate::Aabb) -> bool {
-        if self.kind != BodyKind::Static || !self.sensors.is_empty() {
-            return true;
-        }
+    /// The compound of a body that pairs piece by piece: a static body without sensors whose
+    /// shape is a compound with a piece index (a ground of many tiles). It pairs with another
+    /// body only where that body's proxy box reaches one of its pieces, as if each piece had its
+    /// own proxy (see `docs/collision.md`, "Many pieces"); a static body never moves during a
+    /// step, so which pieces a box meets changes only when the other body's proxy moves.
+    fn paired_by_piece(&self) -> Option<&crate::shape::Compound> {
         match &self.com_shape {
-            Shape::Compound(c) => c.some_piece_meets(&self.pose, reach).unwrap_or(true),
-            _ => true,
+            Shape::Compound(c)
+                if self.kind == BodyKind::Static
+                    && self.sensors.is_empty()
+                    && c.index.is_built() =>
+            {
+                Some(c)
+            }
+            _ => None,
         }
+    }
+
+    /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes: always,
+    /// except for a body that pairs piece by piece, whose pieces' world boxes `reach` must meet.
+    pub(crate) fn reached_by(&self, reach: &crate::Aabb) -> bool {
+        self.paired_by_piece()
+            .and_then(|c| c.some_piece_meets(&self.pose, reach))
+            .unwrap_or(true)
+    }
+
+    /// For a body that pairs piece by piece, a lower bound (metres) of the distance from
+    /// anything world box `b` holds to its shapes, through its piece index; `None` for others.
+    pub(crate) fn piece_gap_bound(&self, b: &crate::Aabb) -> Option<Real> {
+        self.paired_by_piece()
+            .and_then(|c| c.gap_bound(&self.pose, b))
     }
 
     /// `solid` (the solid shape's box at the current pose) grown to hold the sensors there too:

@@ -336,7 +336,9 @@ fn against_still_ground(
 /// time overlapping deeper.
 fn earlier(toi: &Toi, best: &Toi) -> bool {
     toi.t < best.t
-        || (toi.t == best.t && toi.status == ToiStatus::Overlapping && toi.separation < best.separation)
+        || (toi.t == best.t
+            && toi.status == ToiStatus::Overlapping
+            && toi.separation < best.separation)
 }
 
 /// A convex piece placed in a moving body.

@@ -276,6 +276,16 @@ impl Compound {
             .grown(LOCAL_BOX_ROUNDING)
     }
 
+    /// A lower bound (metres) of the distance from anything world box `b` holds to the compound
+    /// placed at `x`, asked through the piece index (0 when `b` may touch a piece); `None` when the
+    /// compound keeps no index. A ground of many tiles is far from a body between its tiles even
+    /// where its own box holds the body.
+    pub(crate) fn gap_bound(&self, x: &Transform, b: &Aabb) -> Option<Real> {
+        self.index
+            .is_built()
+            .then(|| self.index.least_box_gap(&self.local_box(b, x)))
+    }
+
     /// Whether the world box (metres) of some piece, with the compound placed at `x`, meets world
     /// box `b`; `None` when the compound keeps no piece index (the caller then decides by the
     /// whole compound's box). Costs about log n + k for n pieces and k near `b`.

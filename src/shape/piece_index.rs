@@ -135,6 +135,13 @@ impl PieceIndex {
         best
     }
 
+    /// The least gap (metres, ≥ 0; the larger of the separations along x and y) between `query`
+    /// and a piece's box (compound frame): a lower bound of the distance from anything `query`
+    /// holds to every piece. The index must be built.
+    pub(crate) fn least_box_gap(&self, query: &Aabb) -> Real {
+        self.least(query, &mut |i| box_gap(&self.boxes[i], query))
+    }
+
     /// Whether `f(piece)` holds for some piece whose box overlaps `query` (compound frame),
     /// asking `f` about such pieces until one answers `true`. The index must be built.
     pub(crate) fn any(&self, query: &Aabb, mut f: impl FnMut(usize) -> bool) -> bool {
@@ -265,6 +272,39 @@ mod tests {
             });
             assert_eq!(got, want);
             assert!(calls < boxes.len(), "{calls} pieces looked at");
+        }
+    }
+
+    /// `least_box_gap` is the least box gap over every piece (0 where the query overlaps one),
+    /// and `any` answers as a pass over the overlapping pieces, asking `f` only about those.
+    #[test]
+    fn box_gaps_and_any_match_a_pass_over_every_piece() {
+        let mut next = uniform(0x51_7cc1_b727_220a);
+        let boxes: Vec<Aabb> = (0..400)
+            .map(|_| {
+                let c = Vec2::new(next() * 200.0, next() * 50.0);
+                let h = Vec2::new(next() * 0.5 + 0.01, next() * 0.5 + 0.01);
+                Aabb::new(c - h, c + h)
+            })
+            .collect();
+        let index = PieceIndex::build(boxes.clone());
+        for _ in 0..300 {
+            let c = Vec2::new(next() * 240.0 - 20.0, next() * 90.0 - 20.0);
+            let h = Vec2::new(next() * 3.0, next() * 3.0);
+            let query = Aabb::new(c - h, c + h);
+            let want = boxes
+                .iter()
+                .map(|b| box_gap(b, &query))
+                .fold(Real::INFINITY, Real::min);
+            assert_eq!(index.least_box_gap(&query), want);
+            // `any` with a test that accepts only odd pieces: true exactly when an odd piece
+            // overlaps, and never asked about a piece that does not.
+            let want_odd = (0..boxes.len()).any(|i| i % 2 == 1 && boxes[i].overlaps(&query));
+            let got_odd = index.any(&query, |i| {
+                assert!(boxes[i].overlaps(&query), "asked about piece {i}");
+                i % 2 == 1
+            });
+            assert_eq!(got_odd, want_odd);
         }
     }
 }

@@ -313,13 +313,14 @@ fn update_pairs(
 
 /// Whether the fat boxes of bodies `a`'s and `b`'s proxies overlap and each reaches the other's
 /// shapes (a static ground of many pieces pairs piece by piece: `Body::reached_by`): a contact is
-/// made and kept while they do.
+/// made and kept while they do. Asked right after the broad phase's pair update.
 fn proxies_overlap(broad_phase: &BroadPhase, bodies: &BodySet, a: u32, b: u32) -> bool {
-    let (fa, fb) = (
-        broad_phase.fat_aabb(bodies.proxy(a)),
-        broad_phase.fat_aabb(bodies.proxy(b)),
-    );
-    fa.overlaps(&fb) && pieces_reached(bodies, a, &fa, b, &fb)
+    let (pa, pb) = (bodies.proxy(a), bodies.proxy(b));
+    let (fa, fb) = (broad_phase.fat_aabb(pa), broad_phase.fat_aabb(pb));
+    // When neither proxy moved since the update before, the two reach each other's pieces as
+    // they did then, when the contact was made or kept by this same test.
+    let moved = broad_phase.moved_last(pa) || broad_phase.moved_last(pb);
+    fa.overlaps(&fb) && (!moved || pieces_reached(bodies, a, &fa, b, &fb))
 }
 
 /// Whether bodies `a` and `b`, whose proxy boxes `fa` and `fb` overlap, reach each other's

@@ -348,7 +348,17 @@ impl ContinuousPass<'_> {
         let gap = (box_b.min - box_a.max)
             .max(box_a.min - box_b.max)
             .max_element();
-        self.approach_bound(a, b) < gap
+        let approach = self.approach_bound(a, b);
+        if approach < gap {
+            return true;
+        }
+        // A static ground of many pieces holds the other body's box in its own without being
+        // near it: its pieces' boxes bound the gap (`Body::piece_gap_bound`).
+        let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
+        let pieces = ba
+            .piece_gap_bound(&box_b)
+            .or_else(|| bb.piece_gap_bound(&box_a));
+        pieces.is_some_and(|gap| approach < gap)
     }
 
     /// Body `i`'s box (world metres) where its segment stands at step fraction `t`, remembered
