@@ -256,6 +256,9 @@ pub struct Body {
     /// The distinct filters of the solid shapes, ordered (`Assembly::filters`): one when they
     /// all share it (pairs are then filtered body by body).
     pub(crate) filters: Vec<Filter>,
+    /// `filters`' one filter when there is one, kept in the body for the pair filter's common
+    /// case (read for every pair the broad phase reports).
+    pub(crate) uniform_filter: Option<Filter>,
     pub(crate) user_tag: Option<u64>,
     pub(crate) name: Option<String>,
 }
@@ -467,6 +470,13 @@ impl Body {
         if !self.solid || !other.solid || self.disabled.is_some() || other.disabled.is_some() {
             return PairFilter::Never;
         }
+        if let (Some(fa), Some(fb)) = (self.uniform_filter, other.uniform_filter) {
+            return if fa.should_collide(&fb) {
+                PairFilter::All
+            } else {
+                PairFilter::Never
+            };
+        }
         // Whether two solid pieces collide depends only on their filters, so every pair of the
         // two bodies' distinct filters stands for the pairs of pieces carrying them. When all of
         // them collide (a ragdoll's shin and foot, which differ only in what else they skip,
@@ -511,6 +521,7 @@ impl Body {
         self.piece_owner = a.piece_owner;
         self.solid = a.solid;
         self.sensors = a.sensors;
+        self.uniform_filter = uniform(&a.filters);
         self.filters = a.filters;
         self.has_chain = a.has_chain;
         self.shape_version = self.shape_version.wrapping_add(1);
@@ -646,6 +657,7 @@ impl Body {
             && a.solid == self.solid
             && a.sensors == self.sensors
             && a.filters == self.filters
+            && uniform(&a.filters) == self.uniform_filter
             && a.has_chain == self.has_chain
             && a.com_shape.bounding_radius() == self.reach
             && a.com_shape.core_reach() == self.core_reach
@@ -1073,6 +1085,7 @@ pub(crate) fn build_body(def: BodyDef, label: &str) -> Result<Body, BodyError> {
         piece_owner: a.piece_owner,
         solid: a.solid,
         sensors: a.sensors,
+        uniform_filter: uniform(&a.filters),
         filters: a.filters,
         shape_version: 0,
         awake: !asleep,
@@ -1149,6 +1162,14 @@ pub(crate) fn bodies_relative_velocity(a: &Body, ra: Vec2, b: &Body, rb: Vec2) -
         b.angular_velocity,
         rb,
     )
+}
+
+/// The one filter of a body's distinct solid filters (`Body::uniform_filter`), if there is one.
+fn uniform(filters: &[Filter]) -> Option<Filter> {
+    match filters {
+        [one] => Some(*one),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
