@@ -144,7 +144,24 @@ impl PieceIndex {
 
     /// Whether `f(piece)` holds for some piece whose box overlaps `query` (compound frame),
     /// asking `f` about such pieces until one answers `true`. The index must be built.
-    pub(crate) fn any(&self, query: &Aabb, mut f: impl FnMut(usize) -> bool) -> bool {
+    pub(crate) fn any(&self, query: &Aabb, f: impl FnMut(usize) -> bool) -> bool {
+        self.walk(query, f)
+    }
+
+    /// Appends to `out` the indices of the pieces whose boxes overlap `query` (compound frame),
+    /// in increasing order. The index must be built.
+    pub(crate) fn query(&self, query: &Aabb, out: &mut Vec<u32>) {
+        let start = out.len();
+        self.walk(query, |i| {
+            out.push(i as u32);
+            false
+        });
+        out[start..].sort_unstable();
+    }
+
+    /// Calls `f` with each piece whose box overlaps `query` (compound frame), leaf by leaf,
+    /// until it returns `true`; returns whether it did. The index must be built.
+    fn walk(&self, query: &Aabb, mut f: impl FnMut(usize) -> bool) -> bool {
         let mut stack = [0u32; 64];
         let mut top = 1;
         while top > 0 {
@@ -162,41 +179,13 @@ impl PieceIndex {
                     return true;
                 }
             } else {
-                stack[top] += 1;
-                stack[top + 1] = node.first;
-                top += 2;
-            }
-        }
-        false
-    }
-
-    /// Appends to `out` the indices of the pieces whose boxes overlap `query` (compound frame),
-    /// in increasing order. The index must be built.
-    pub(crate) fn query(&self, query: &Aabb, out: &mut Vec<u32>) {
-        let start = out.len();
-        let mut stack = [0u32; 64];
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let node = &self.nodes[stack[top] as usize];
-            if !node.aabb.overlaps(query) {
-                continue;
-            }
-            if node.count > 0 {
-                let run = &self.order[node.first as usize..(node.first + node.count) as usize];
-                out.extend(
-                    run.iter()
-                        .copied()
-                        .filter(|&i| self.boxes[i as usize].overlaps(query)),
-                );
-            } else {
                 // (A balanced tree of at most 2^32 pieces is far shallower than the stack.)
                 stack[top] += 1;
                 stack[top + 1] = node.first;
                 top += 2;
             }
         }
-        out[start..].sort_unstable();
+        false
     }
 }
 
