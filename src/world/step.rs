@@ -241,7 +241,7 @@ fn update_pairs(
             broad_phase.fat_aabb(bodies.proxy(a)),
             broad_phase.fat_aabb(bodies.proxy(b)),
         );
-        if !pieces_reached(bodies, a, &fa, b, &fb) {
+        if !pieces_reached(bodies, config, (a, &fa), (b, &fb)) {
             continue;
         }
         if cores_overlap(bodies.at(a), bodies.at(b)) {
@@ -250,7 +250,7 @@ fn update_pairs(
                 // (Only the contacts the removal below keeps: a fast body's contacts with the
                 // bodies it left behind do not count.)
                 for c in contacts.as_slice() {
-                    if proxies_overlap(broad_phase, bodies, c.a, c.b) {
+                    if proxies_overlap(broad_phase, bodies, config, c.a, c.b) {
                         degree[c.a as usize] += 1;
                         degree[c.b as usize] += 1;
                     }
@@ -292,7 +292,7 @@ fn update_pairs(
     while k < end(contacts) {
         let c = &mut contacts.as_mut_slice()[k];
         let (a, b) = (c.a, c.b);
-        let overlap = proxies_overlap(broad_phase, bodies, a, b);
+        let overlap = proxies_overlap(broad_phase, bodies, config, a, b);
         if refilter {
             c.filter = if joints.blocks(a, b) {
                 PairFilter::Never
@@ -314,20 +314,43 @@ fn update_pairs(
 /// Whether the fat boxes of bodies `a`'s and `b`'s proxies overlap and each reaches the other's
 /// shapes (a static ground of many pieces pairs piece by piece: `Body::reached_by`): a contact is
 /// made and kept while they do. Asked right after the broad phase's pair update.
-fn proxies_overlap(broad_phase: &BroadPhase, bodies: &BodySet, a: u32, b: u32) -> bool {
+fn proxies_overlap(
+    broad_phase: &BroadPhase,
+    bodies: &BodySet,
+    config: &WorldConfig,
+    a: u32,
+    b: u32,
+) -> bool {
     let (pa, pb) = (bodies.proxy(a), bodies.proxy(b));
     let (fa, fb) = (broad_phase.fat_aabb(pa), broad_phase.fat_aabb(pb));
-    // When neither proxy moved since the update before, the two reach each other's pieces as
-    // they did then, when the contact was made or kept by this same test.
+    // When neither proxy moved since the update before, the contact is kept: the proxy boxes are
+    // those it was made or kept with by this same test (what the bodies' motion adds to the
+    // reach may have changed since; keeping a contact longer is always safe).
     let moved = broad_phase.moved_last(pa) || broad_phase.moved_last(pb);
-    fa.overlaps(&fb) && (!moved || pieces_reached(bodies, a, &fa, b, &fb))
+    fa.overlaps(&fb) && (!moved || pieces_reached(bodies, config, (a, &fa), (b, &fb)))
 }
 
 /// Whether bodies `a` and `b`, whose proxy boxes `fa` and `fb` overlap, reach each other's
-/// shapes (see [`proxies_overlap`]).
-fn pieces_reached(bodies: &BodySet, a: u32, fa: &Aabb, b: u32, fb: &Aabb) -> bool {
-    bodies.at(a).reached_by(&BroadPhase::proxy_reach(fb))
-        && bodies.at(b).reached_by(&BroadPhase::proxy_reach(fa))
+/// shapes (see [`proxies_overlap`]). Each proxy box is grown by how far the two may close over
+/// the step (`Body::predicted_relative_motion`, the motion the narrow phase's speculative margin
+/// reads): a body falling onto a tile faster than its proxy box was swept ahead gets its contact,
+/// and the solver's speculative points, before it arrives, as it did when the whole ground had
+/// one proxy.
+fn pieces_reached(
+    bodies: &BodySet,
+    config: &WorldConfig,
+    (a, fa): (u32, &Aabb),
+    (b, fb): (u32, &Aabb),
+) -> bool {
+    let (ba, bb) = (bodies.at(a), bodies.at(b));
+    let reach = |fat: &Aabb| {
+        BroadPhase::proxy_reach(fat).grown(ba.predicted_relative_motion(
+            bb,
+            config.dt,
+            config.gravity,
+        ))
+    };
+    ba.reached_by(&reach(fb)) && bb.reached_by(&reach(fa))
 }
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
