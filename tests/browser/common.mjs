@@ -17,3 +17,16 @@ export const painted = (page) => page.evaluate(() => {
   for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
   return n;
 });
+
+// Pixels of `#view` that are not transparent, once at least `least` are or `ms` milliseconds have
+// passed: a page draws on its next animation frame, which a loaded machine may delay well past the
+// moment its data arrived.
+export const paintedAtLeast = async (page, least, ms = 15000) => {
+  const end = Date.now() + ms;
+  let n = await painted(page);
+  while (n < least && Date.now() < end) {
+    await page.waitForTimeout(100);
+    n = await painted(page);
+  }
+  return n;
+};

@@ -2,7 +2,7 @@
 // would: the canvas draws, the space key pauses, the scrub bar moves by keyboard, a click on a
 // body picks it and shows its speed. Screenshots go to the artefact directory.
 // Usage: node replay.mjs REPLAY.html ARTEFACT_DIR
-import { fail, launch, painted as paintedPixels } from "./common.mjs";
+import { fail, launch, paintedAtLeast } from "./common.mjs";
 import path from "node:path";
 
 const [page_path, artefacts] = process.argv.slice(2);
@@ -18,7 +18,7 @@ try {
   // Playing: the frame advances by itself.
   await page.waitForFunction(() => window.sweep2dReplay.index > 3, null, { timeout: 10000 });
   // The canvas is drawn: count painted pixels.
-  const painted = await paintedPixels(page);
+  const painted = await paintedAtLeast(page, 500);
   if (painted < 500) fail(`only ${painted} pixels painted`);
   await page.screenshot({ path: path.join(artefacts, "replay-playing.png") });
   // Space pauses; the frame then stays put.

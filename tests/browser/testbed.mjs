@@ -4,7 +4,7 @@
 // (the server's state endpoint shows an impact and every body still on its side); with the pass
 // switched off by its checkbox, the next bullet passes through. Screenshots go to the artefacts.
 // Usage: node testbed.mjs URL SCENE.json ARTEFACT_DIR
-import { fail, launch, painted as paintedPixels } from "./common.mjs";
+import { fail, launch, paintedAtLeast } from "./common.mjs";
 import path from "node:path";
 
 const [url, scene, artefacts] = process.argv.slice(2);
@@ -16,7 +16,7 @@ try {
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(url);
   await page.waitForFunction(() => window.sweep2dTestbed && window.sweep2dTestbed.frames > 3, null, { timeout: 15000 });
-  const painted = await paintedPixels(page);
+  const painted = await paintedAtLeast(page, 1000);
   if (painted < 1000) fail(`only ${painted} pixels painted`);
   await page.screenshot({ path: path.join(artefacts, "testbed-demo.png") });
 
