@@ -231,19 +231,16 @@ pub(crate) fn time_of_impact_filtered(
     let mut best: Option<Toi> = None;
     for (i, pa) in pieces(a, ma).enumerate() {
         let box_a = pa.swept_box();
+        let a_piece = (i, pa, box_a);
         for (j, (pb, box_b)) in pieces(b, mb).zip(boxes_b).enumerate() {
-            if !box_a.overlaps(box_b) || accept.is_some_and(|accept| !accept(i, j)) {
-                continue;
-            }
-            if let Some(mut toi) = piece_toi(&pa, &pb, options) {
-                (toi.piece_a, toi.piece_b) = (i, j);
-                if ghost.is_some_and(|ghost| ghost(&toi)) {
-                    continue;
-                }
-                if best.as_ref().is_none_or(|b| earlier(&toi, b)) {
-                    best = Some(toi);
-                }
-            }
+            offer(
+                &mut best,
+                &a_piece,
+                &(j, pb, *box_b),
+                options,
+                accept,
+                ghost,
+            );
         }
     }
     best
@@ -279,57 +276,80 @@ fn against_still_ground(
         (None, Some(c)) => (c, mb, false),
         _ => return None,
     };
-    // The moving shape's pieces with their swept boxes, and the box around all of them.
+    // The box around the moving shape's swept pieces, and the ground's pieces whose boxes may
+    // meet it (a superset, in increasing order; a still piece's swept box is its box). The
+    // boxes are recomputed in the loops below rather than stored: the moving shape has few
+    // pieces, and nothing is allocated per query.
     let (mover, m_mover) = if ground_is_a { (b, mb) } else { (a, ma) };
-    let moving: Vec<(usize, Piece<'_>, Aabb)> = pieces(mover, m_mover)
-        .enumerate()
-        .map(|(k, p)| {
-            let bx = p.swept_box();
-            (k, p, bx)
-        })
-        .collect();
-    let near = moving
-        .iter()
-        .map(|(_, _, bx)| *bx)
+    let near = pieces(mover, m_mover)
+        .map(|p| p.swept_box())
         .reduce(|u, bx| u.union(&bx))?;
-    // The ground's pieces whose boxes may meet `near` (a superset, in increasing order), each
-    // with its box (a still piece's swept box is its box).
-    let mut found = Vec::new();
-    ground
-        .index
-        .query(&ground.local_box(&near, &m_ground.start), &mut found);
-    let still: Vec<(usize, Piece<'_>, Aabb)> = found
-        .iter()
-        .map(|&k| {
-            let piece = &ground.pieces()[k as usize];
-            let p = Piece::new(&piece.shape, piece.transform, m_ground);
-            let bx = p.swept_box();
-            (k as usize, p, bx)
-        })
-        .collect();
-    let (list_a, list_b) = if ground_is_a {
-        (&still, &moving)
-    } else {
-        (&moving, &still)
+    let ground_piece = |k: u32| {
+        let piece = &ground.pieces()[k as usize];
+        let p = Piece::new(&piece.shape, piece.transform, m_ground);
+        let bx = p.swept_box();
+        (k as usize, p, bx)
     };
     let mut best: Option<Toi> = None;
-    for (i, pa, box_a) in list_a {
-        for (j, pb, box_b) in list_b {
-            if !box_a.overlaps(box_b) || accept.is_some_and(|accept| !accept(*i, *j)) {
-                continue;
-            }
-            if let Some(mut toi) = piece_toi(pa, pb, options) {
-                (toi.piece_a, toi.piece_b) = (*i, *j);
-                if ghost.is_some_and(|ghost| ghost(&toi)) {
-                    continue;
+    GROUND_SCRATCH.with(|cell| {
+        let mut found = cell.borrow_mut();
+        found.clear();
+        ground
+            .index
+            .query(&ground.local_box(&near, &m_ground.start), &mut found);
+        let moving = || {
+            pieces(mover, m_mover).enumerate().map(|(k, p)| {
+                let bx = p.swept_box();
+                (k, p, bx)
+            })
+        };
+        if ground_is_a {
+            for &i in found.iter() {
+                let pa = ground_piece(i);
+                for pb in moving() {
+                    offer(&mut best, &pa, &pb, options, accept, ghost);
                 }
-                if best.as_ref().is_none_or(|b| earlier(&toi, b)) {
-                    best = Some(toi);
+            }
+        } else {
+            for pa in moving() {
+                for &j in found.iter() {
+                    offer(&mut best, &pa, &ground_piece(j), options, accept, ghost);
                 }
             }
         }
-    }
+    });
     Some(best)
+}
+
+thread_local! {
+    /// The ground pieces [`against_still_ground`] is meeting, kept per thread so that a query
+    /// allocates nothing.
+    static GROUND_SCRATCH: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Piece `i` of A (its swept box `box_a`) against piece `j` of B: when the boxes meet and
+/// `accept` takes the pair, its time of impact replaces `best` if it comes earlier
+/// ([`earlier`]) and `ghost` does not reject it.
+fn offer(
+    best: &mut Option<Toi>,
+    (i, pa, box_a): &(usize, Piece<'_>, Aabb),
+    (j, pb, box_b): &(usize, Piece<'_>, Aabb),
+    options: &ToiOptions,
+    accept: Option<&dyn Fn(usize, usize) -> bool>,
+    ghost: Option<&dyn Fn(&Toi) -> bool>,
+) {
+    if !box_a.overlaps(box_b) || accept.is_some_and(|accept| !accept(*i, *j)) {
+        return;
+    }
+    if let Some(mut toi) = piece_toi(pa, pb, options) {
+        (toi.piece_a, toi.piece_b) = (*i, *j);
+        if ghost.is_some_and(|ghost| ghost(&toi)) {
+            return;
+        }
+        if best.as_ref().is_none_or(|b| earlier(&toi, b)) {
+            *best = Some(toi);
+        }
+    }
 }
 
 /// Whether `toi` comes before `best` among a compound pair's piece times: earlier, or at the same
