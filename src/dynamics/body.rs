@@ -719,6 +719,11 @@ impl Body {
         }
     }
 
+    /// Whether this body pairs piece by piece (see [`Body::reached_by`]).
+    pub(crate) fn pairs_by_piece(&self) -> bool {
+        self.paired_by_piece().is_some()
+    }
+
     /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes: always,
     /// except for a body that pairs piece by piece, whose pieces' world boxes `reach` must meet.
     pub(crate) fn reached_by(&self, reach: &crate::Aabb) -> bool {

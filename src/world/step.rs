@@ -343,6 +343,9 @@ fn pieces_reached(
     (b, fb): (u32, &Aabb),
 ) -> bool {
     let (ba, bb) = (bodies.at(a), bodies.at(b));
+    if !(ba.pairs_by_piece() || bb.pairs_by_piece()) {
+        return true; // (most pairs: no predicted motion to compute)
+    }
     let reach = |fat: &Aabb| {
         BroadPhase::proxy_reach(fat).grown(ba.predicted_relative_motion(
             bb,
