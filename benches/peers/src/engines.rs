@@ -156,6 +156,20 @@ impl Sweep2d {
             .collect()
     }
 
+    /// This engine stepped on a rayon pool of `threads` threads (its `parallel` feature), or on
+    /// the calling thread when `threads` is 1.
+    pub fn on_threads(mut self, threads: usize) -> Self {
+        if threads > 1 {
+            self.pool = Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a thread pool"),
+            );
+        }
+        self
+    }
+
     /// The scene stepped on a rayon pool of `threads` threads.
     pub fn with_threads(scene: &sweep2d::analysis::scenes::Scene, threads: usize) -> Self {
         let pool = rayon::ThreadPoolBuilder::new()

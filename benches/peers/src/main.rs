@@ -27,7 +27,8 @@
 //! query for every engine, the tracked body's drift), read at the
 //! end of the last round. Pin the process to one core (`taskset -c 1`) for stable figures: every
 //! engine here runs on one thread, except the extra row `--threads N` adds: sweep2d with its
-//! `parallel` feature on N threads (run that without `taskset`, or pinned to N cores).
+//! `parallel` feature on N threads (run that without `taskset`, or pinned to N cores); in `suite`,
+//! `--threads N` runs sweep2d itself on N threads.
 //!
 //! Box2D's C sources are compiled with `NDEBUG` (the workspace's `.cargo/config.toml`) so its
 //! assertions are off, as in its release builds.
@@ -377,7 +378,8 @@ fn usage() -> ! {
          --only   one scene: large_pyramid, falling_mixed_1k, falling_mixed_4k, falling_mixed_16k,\n\
                   hanging_chains_500, tall_stack_200\n\
          --threads in worlds, also run sweep2d with its `parallel` feature on N threads (an extra\n\
-                  row; every other row is single-threaded)"
+                  row; every other row is single-threaded); in suite, run sweep2d on N threads\n\
+                  (the peers stay on one)"
     );
     std::process::exit(2);
 }
@@ -485,6 +487,7 @@ fn main() {
             steps,
             engine,
             profile,
+            threads,
         );
     }
 }

@@ -810,9 +810,15 @@ pub fn names() -> Vec<&'static str> {
 
 const ENGINES: [&str; 3] = ["sweep2d", "rapier2d-f64", "box2d"];
 
+/// Threads sweep2d's suite runs use (`--threads N`; 1 by default: every engine on one core).
+static SWEEP2D_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
 fn make_engine(which: usize, spec: &SceneSpec) -> Box<dyn Engine> {
     match which {
-        0 => Box::new(Sweep2d::from_spec(spec)),
+        0 => Box::new(
+            Sweep2d::from_spec(spec)
+                .on_threads(SWEEP2D_THREADS.load(std::sync::atomic::Ordering::Relaxed)),
+        ),
         1 => Box::new(Rapier::new(spec)),
         _ => Box::new(Box2d::new(spec, |_| false)),
     }
@@ -1011,10 +1017,19 @@ pub fn run(
     steps: Option<usize>,
     engine: Option<usize>,
     profile: bool,
+    threads: usize,
 ) {
-    println!(
-        "\n# Box2D's benchmark suite (one core; mean ms/step over steps 2..N, as Box2D's program)"
-    );
+    SWEEP2D_THREADS.store(threads, std::sync::atomic::Ordering::Relaxed);
+    if threads > 1 {
+        println!(
+            "\n# Box2D's benchmark suite (sweep2d on {threads} threads, the peers on one; mean \
+             wall-clock ms/step over steps 2..N, as Box2D's program)"
+        );
+    } else {
+        println!(
+            "\n# Box2D's benchmark suite (one core; mean ms/step over steps 2..N, as Box2D's program)"
+        );
+    }
     for make in scenes() {
         let scene = make();
         if only.is_some_and(|o| o != scene.name) {
