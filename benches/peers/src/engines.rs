@@ -172,14 +172,7 @@ impl Sweep2d {
 
     /// The scene stepped on a rayon pool of `threads` threads.
     pub fn with_threads(scene: &sweep2d::analysis::scenes::Scene, threads: usize) -> Self {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a thread pool");
-        Self {
-            pool: Some(pool),
-            ..Self::new(scene)
-        }
+        Self::new(scene).on_threads(threads)
     }
 }
 

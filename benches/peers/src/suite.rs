@@ -810,15 +810,10 @@ pub fn names() -> Vec<&'static str> {
 
 const ENGINES: [&str; 3] = ["sweep2d", "rapier2d-f64", "box2d"];
 
-/// Threads sweep2d's suite runs use (`--threads N`; 1 by default: every engine on one core).
-static SWEEP2D_THREADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
-
-fn make_engine(which: usize, spec: &SceneSpec) -> Box<dyn Engine> {
+/// Engine `which` of `ENGINES` for `spec`; sweep2d on `threads` threads (the peers on one).
+fn make_engine(which: usize, spec: &SceneSpec, threads: usize) -> Box<dyn Engine> {
     match which {
-        0 => Box::new(
-            Sweep2d::from_spec(spec)
-                .on_threads(SWEEP2D_THREADS.load(std::sync::atomic::Ordering::Relaxed)),
-        ),
+        0 => Box::new(Sweep2d::from_spec(spec).on_threads(threads)),
         1 => Box::new(Rapier::new(spec)),
         _ => Box::new(Box2d::new(spec, |_| false)),
     }
@@ -1019,7 +1014,6 @@ pub fn run(
     profile: bool,
     threads: usize,
 ) {
-    SWEEP2D_THREADS.store(threads, std::sync::atomic::Ordering::Relaxed);
     if threads > 1 {
         println!(
             "\n# Box2D's benchmark suite (sweep2d on {threads} threads, the peers on one; mean \
@@ -1060,7 +1054,7 @@ pub fn run(
                     continue;
                 }
                 let built = Instant::now();
-                let mut engine = make_engine(which, &scene.spec);
+                let mut engine = make_engine(which, &scene.spec, threads);
                 let build_ms = built.elapsed().as_secs_f64() * 1e3;
                 let (ms, mut line, stages) = run_once(&scene, engine.as_mut(), steps);
                 if let Some(log) = engines::box2d_log_summary() {
@@ -1132,7 +1126,7 @@ pub fn run_asleep(rounds: usize) {
     for round in 0..rounds {
         for k in 0..ENGINES.len() {
             let which = (round + k) % ENGINES.len();
-            let mut engine = make_engine(which, &spec);
+            let mut engine = make_engine(which, &spec, 1);
             engine.step();
             let start = Instant::now();
             for _ in 0..ASLEEP_TIMED {
