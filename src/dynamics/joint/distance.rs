@@ -136,6 +136,7 @@ impl Rules for Distance {
         [self.spring, None]
     }
 
+    #[inline(always)]
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         let u = s.d.normalize_or(Vec2::X);
         v.apply(
@@ -147,6 +148,7 @@ impl Rules for Distance {
         );
     }
 
+    #[inline(always)]
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
         let (ma, mb, ra, rb) = (s.ma, s.mb, s.ra, s.rb);
         let l = s.d.length();

@@ -126,10 +126,12 @@ impl Rules for MotorJoint {
         two_body_frames(j, a, b, b.pose.rotation.rotate(-b.local_center))
     }
 
+    #[inline(always)]
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         s.apply_point(v, i.linear, i.angular);
     }
 
+    #[inline(always)]
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
         let bias_angle = if s.use_bias {
             self.correction * s.inv_h * s.angle

@@ -120,10 +120,12 @@ impl Rules for Mouse {
         }
     }
 
+    #[inline(always)]
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         s.apply_point(v, i.linear, i.angular);
     }
 
+    #[inline(always)]
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
         let pull = Substep::sprung_point(&s.spring, s.d);
         let max_impulse = Some(self.max_force * s.h);

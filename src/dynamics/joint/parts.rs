@@ -322,7 +322,7 @@ impl Substep {
     }
 
     /// The point constraint with the rigid softness on error `d` (see [`point`]).
-    #[inline]
+    #[inline(always)]
     pub fn rigid_point(&self, v: &mut Pair, acc: &mut Vec2, max: Option<Real>) {
         let c = rigid_vec(self.d, &self.soft, self.use_bias);
         point(v, self.ma, self.mb, self.ra, self.rb, acc, c, max);
@@ -381,6 +381,7 @@ pub(crate) fn one_sided_angular(
 /// The point constraint (B's anchor on A's): a 2×2 solve of `(bias, mass scale, impulse scale)`,
 /// the accumulated impulse clamped to `max` in length when given.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn point(
     v: &mut Pair,
     ma: InverseMass,

@@ -136,6 +136,7 @@ impl<const WHEEL: bool> Rules for Slider<WHEEL> {
         !WHEEL
     }
 
+    #[inline(always)]
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         let (along, turn) = slider_impulses(i, WHEEL);
         let p = along * s.axis + i.axial * left(s.axis);
@@ -143,6 +144,7 @@ impl<const WHEEL: bool> Rules for Slider<WHEEL> {
         v.apply_angular(s.ma, s.mb, turn);
     }
 
+    #[inline(always)]
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
         solve_slider(&self.0, s, i, v, WHEEL);
     }

@@ -120,11 +120,13 @@ impl Rules for Revolute {
         self.0.spring.is_some() || self.0.limit.is_some()
     }
 
+    #[inline(always)]
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         v.apply(s.ma, s.mb, s.ra, s.rb, i.linear);
         v.apply_angular(s.ma, s.mb, i.spring + i.motor + i.lower - i.upper);
     }
 
+    #[inline(always)]
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
         let Drive {
             limit,

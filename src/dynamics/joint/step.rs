@@ -123,11 +123,16 @@ impl JointConstraint {
     }
 
     /// The geometry of the current substep `h` (s, with its inverse `inv_h`) from the bodies'
-    /// solver states (see [`Substep`]); the relative angle only for a pass of a kind that reads
-    /// it (`solving`: warm starts and reactions do not).
-    #[inline]
-    fn substep(
+    /// solver states (see [`Substep`]) for a joint of kind `k`; the relative angle only for a
+    /// pass of a kind that reads it (`solving`: warm starts and reactions do not).
+    ///
+    /// Generic over the kind and inlined into each pass, so that a pass is one function per kind:
+    /// the springs' softness and the parts of the geometry the kind never reads are not computed
+    /// (a free pin's pass reads its anchors, offset and masses only).
+    #[inline(always)]
+    fn substep<K: Rules>(
         &self,
+        k: &K,
         (sa, sb): (&BodyState, &BodyState),
         solving: bool,
         use_bias: bool,
@@ -135,7 +140,7 @@ impl JointConstraint {
     ) -> Substep {
         let f = &self.frames;
         let h = step.h;
-        let [first, second] = each_kind!(&self.kind, k => k.springs());
+        let [first, second] = k.springs();
         let (ra, rb) = (sa.dq.rotate(f.frame_a), sb.dq.rotate(f.frame_b));
         let d = (sb.dp - sa.dp) + f.delta_center + rb - ra;
         let angle = if solving && self.reads_angle {
@@ -162,7 +167,7 @@ impl JointConstraint {
     }
 
     /// The velocities of the joint's bodies.
-    #[inline]
+    #[inline(always)]
     fn velocities(&self, states: &[BodyState]) -> Pair {
         let (sa, sb) = (&states[self.a as usize], &states[self.b as usize]);
         Pair {
@@ -174,6 +179,7 @@ impl JointConstraint {
     }
 
     /// Writes the velocities back to the bodies that move (their masses in `s`).
+    #[inline(always)]
     fn write(&self, states: &mut [BodyState], s: &Substep, v: &Pair) {
         if s.ma.responds() {
             states[self.a as usize].v = v.va;
@@ -186,30 +192,51 @@ impl JointConstraint {
     }
 
     /// The two bodies' solver states.
+    #[inline(always)]
     fn states<'s>(&self, states: &'s [BodyState]) -> (&'s BodyState, &'s BodyState) {
         (&states[self.a as usize], &states[self.b as usize])
     }
 
     /// Applies the accumulated impulses (warm start).
     pub fn warm_start(&self, states: &mut [BodyState], step: &JointStep<'_>) {
-        let s = self.substep(self.states(states), false, true, step);
+        each_kind!(&self.kind, k => self.warm_start_kind(k, states, step));
+    }
+
+    /// [`warm_start`](Self::warm_start) for a joint of kind `k`.
+    #[inline(always)]
+    fn warm_start_kind<K: Rules>(&self, k: &K, states: &mut [BodyState], step: &JointStep<'_>) {
+        let s = self.substep(k, self.states(states), false, true, step);
         let mut v = self.velocities(states);
-        each_kind!(&self.kind, k => k.warm_start(&s, &self.impulses, &mut v));
+        k.warm_start(&s, &self.impulses, &mut v);
         self.write(states, &s, &v);
     }
 
     /// One pass: the biased one (`use_bias`) or the relaxing one.
     pub fn solve(&mut self, states: &mut [BodyState], use_bias: bool, step: &JointStep<'_>) {
-        let s = self.substep(self.states(states), true, use_bias, step);
+        let kind = self.kind;
+        each_kind!(&kind, k => self.solve_kind(k, states, use_bias, step));
+    }
+
+    /// [`solve`](Self::solve) for a joint of kind `k`.
+    #[inline(always)]
+    fn solve_kind<K: Rules>(
+        &mut self,
+        k: &K,
+        states: &mut [BodyState],
+        use_bias: bool,
+        step: &JointStep<'_>,
+    ) {
+        let s = self.substep(k, self.states(states), true, use_bias, step);
         let mut v = self.velocities(states);
-        let impulses = &mut self.impulses;
-        each_kind!(&self.kind, k => k.solve(&s, impulses, &mut v));
+        k.solve(&s, &mut self.impulses, &mut v);
         self.write(states, &s, &v);
     }
 
     /// The reaction on B over the last substep (`step.h`, s): force (N, world) and torque (N·m).
     pub fn reaction(&self, states: &[BodyState], step: &JointStep<'_>) -> (Vec2, Real) {
-        let s = self.substep(self.states(states), false, false, step);
-        each_kind!(&self.kind, k => k.reaction(&s, &self.impulses))
+        each_kind!(&self.kind, k => {
+            let s = self.substep(k, self.states(states), false, false, step);
+            k.reaction(&s, &self.impulses)
+        })
     }
 }

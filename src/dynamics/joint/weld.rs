@@ -107,10 +107,12 @@ impl Rules for Weld {
         [sprung(self.linear), sprung(self.angular)]
     }
 
+    #[inline(always)]
     fn warm_start(&self, s: &Substep, i: &JointImpulses, v: &mut Pair) {
         s.apply_point(v, i.linear, i.angular);
     }
 
+    #[inline(always)]
     fn solve(&self, s: &Substep, i: &mut JointImpulses, v: &mut Pair) {
         let angle = if self.angular.hertz > 0.0 {
             Substep::sprung(&s.second_spring, s.angle)
