@@ -247,9 +247,11 @@ pub(crate) trait Rules {
         [None, None]
     }
 
-    /// The joint's frames for one step (see [`Frames`]).
+    /// The joint's frames for one step (see [`Frames`]); the relative angle only if the kind
+    /// reads it.
     fn frames(&self, j: &Joint, a: Option<&Body>, b: &Body) -> Frames {
-        two_body_frames(j, a, b, b.pose.rotation.rotate(j.local_b - b.local_center))
+        let frame_b = b.pose.rotation.rotate(j.local_b - b.local_center);
+        two_body_frames(j, a, b, frame_b, self.reads_angle())
     }
 
     /// Whether [`Rules::solve`] reads the relative angle (`Substep::angle`); when not, it is

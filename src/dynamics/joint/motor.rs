@@ -123,7 +123,13 @@ impl Rules for MotorJoint {
 
     fn frames(&self, j: &Joint, a: Option<&Body>, b: &Body) -> Frames {
         // B's frame is its origin, seen from its centre of mass.
-        two_body_frames(j, a, b, b.pose.rotation.rotate(-b.local_center))
+        two_body_frames(
+            j,
+            a,
+            b,
+            b.pose.rotation.rotate(-b.local_center),
+            self.reads_angle(),
+        )
     }
 
     #[inline(always)]
