@@ -179,13 +179,13 @@ fn build_constraints(
         if solver.state_of[c.a as usize] == 0 && solver.state_of[c.b as usize] == 0 {
             continue; // static or asleep on both sides
         }
-        let (ba, bb) = (bodies.at(c.a), bodies.at(c.b));
         for (mi, m) in c.manifolds.iter().enumerate() {
             if m.count == 0 {
                 continue;
             }
             let (mut friction, mut restitution) = (m.friction, m.restitution);
             if let Some((hooks, verdicts)) = hooks.as_mut() {
+                let (ba, bb) = (bodies.at(c.a), bodies.at(c.b));
                 let deepest = m.points[..m.count]
                     .iter()
                     .min_by(|p, q| p.separation.total_cmp(&q.separation))
