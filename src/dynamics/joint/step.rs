@@ -13,8 +13,8 @@ use super::{each_kind, Joint, JointImpulses, JointKind, Rules};
 
 /// A joint's frames at the step's start: anchors from the centres of mass (world orientation;
 /// metres), the centres' offset `cB − cA` (for a mouse joint `cB − target`), the relative angle
-/// minus the reference (radians, wrapped into (−π, π]; 0 for a kind that never reads it), and the axis in the world (prismatic,
-/// wheel; X for the others).
+/// minus the reference (radians, wrapped into (−π, π]; 0 for a kind that never reads it), and the
+/// axis in the world (prismatic, wheel; X for the others).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frames {
     pub frame_a: Vec2,
