@@ -504,8 +504,13 @@ impl ContinuousPass<'_> {
                         others.push(c);
                     }
                 });
+            // A body re-swept after each of its impacts queries again and meets the same
+            // bodies: each records it once (their lists stay as short as their neighbourhoods).
             for &c in &others {
-                self.buf.neighbours.found_by.entry(c).or_default().push(i);
+                let found = self.buf.neighbours.found_by.entry(c).or_default();
+                if !found.contains(&i) {
+                    found.push(i);
+                }
             }
         }
         if !others.is_empty() {
