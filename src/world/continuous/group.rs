@@ -26,8 +26,9 @@ use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, I
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Vec2};
 use crate::query::{for_each_piece_pair, local_manifold, MAX_MANIFOLD_POINTS};
-use crate::world::contact_set::pair_key;
+use crate::world::contact_set::{pair_key, PairHasher};
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// Sequential-impulse sweeps over a group's contacts.
 const GROUP_ITERATIONS: usize = 8;
@@ -83,6 +84,17 @@ pub(super) struct GroupPoint {
     pub target: Real,
     pub normal_impulse: Real,
     pub tangent_impulse: Real,
+}
+
+/// A group contact's inverse effective masses (1/kg), fixed while its group is solved.
+#[derive(Clone, Copy, Debug, Default)]
+struct ContactMasses {
+    /// Per point, along the contact normal and along its tangent.
+    normal: [Real; MAX_MANIFOLD_POINTS],
+    tangent: [Real; MAX_MANIFOLD_POINTS],
+    /// A two-point contact's coupling `k12` and the determinant of its 2×2 normal block, when
+    /// the block is well enough conditioned to solve (`solve_two_points`).
+    block: Option<(Real, Real)>,
 }
 
 /// A contact between two bodies of a group at the impact time.
@@ -312,6 +324,7 @@ impl ContinuousPass<'_> {
                 return;
             }
         }
+        let masses = table.contact_masses(contacts, &contact_slots);
         for sweep in 0..iterations {
             if let Some(tree) = &tree {
                 table.project(tree);
@@ -327,7 +340,7 @@ impl ContinuousPass<'_> {
                     break;
                 }
             }
-            table.sweep_contacts(contacts, &contact_slots);
+            table.sweep_contacts(contacts, &contact_slots, &masses);
         }
         if let Some(tree) = &tree {
             // The joints hold exactly at the end; the contacts to the sweeps' accuracy.
@@ -360,8 +373,9 @@ struct GroupBody {
 #[derive(Clone, Default)]
 struct GroupTable {
     bodies: Vec<GroupBody>,
-    /// The slot of each body key in the table.
-    slots: HashMap<u32, usize>,
+    /// The slot of each body key in the table (the pass's cheap integer hash: a group is
+    /// built per impact, and the standard hasher was 7% of the group solves' instructions).
+    slots: HashMap<u32, usize, BuildHasherDefault<PairHasher>>,
 }
 
 impl GroupTable {
@@ -554,16 +568,57 @@ impl GroupTable {
         }
     }
 
-    /// One sweep of sequential impulses over `contacts` (at `slots`): each point's normal
-    /// impulse (a two-point contact's pair together when it can, `solve_two_points`), then its
-    /// friction, accumulated and clamped.
-    fn sweep_contacts(&mut self, contacts: &mut [GroupContact], slots: &[(usize, usize)]) {
-        for (k, &(a, b)) in contacts.iter_mut().zip(slots) {
-            let (ma, mb) = (self.inv(a), self.inv(b));
+    /// The effective masses of `contacts` (at `slots`), which stay fixed while the group is
+    /// solved: the offsets and the bodies' inverse masses do not change between sweeps.
+    fn contact_masses(
+        &self,
+        contacts: &[GroupContact],
+        slots: &[(usize, usize)],
+    ) -> Vec<ContactMasses> {
+        contacts
+            .iter()
+            .zip(slots)
+            .map(|(k, &(a, b))| {
+                let (ma, mb) = (self.inv(a), self.inv(b));
+                let (n, tangent) = (k.normal, k.normal.perp());
+                let mut masses = ContactMasses::default();
+                for (i, p) in k.points[..k.count].iter().enumerate() {
+                    masses.normal[i] = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
+                    masses.tangent[i] = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
+                }
+                if k.count == 2 {
+                    let (p1, p2) = (k.points[0], k.points[1]);
+                    let (k11, k22) = (masses.normal[0], masses.normal[1]);
+                    let k12 = ma.linear_along(n)
+                        + mb.linear_along(n)
+                        + ma.angular * p1.ra.perp_dot(n) * p2.ra.perp_dot(n)
+                        + mb.angular * p1.rb.perp_dot(n) * p2.rb.perp_dot(n);
+                    let det = k11 * k22 - k12 * k12;
+                    if k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_BLOCK_CONDITION * det {
+                        masses.block = Some((k12, det));
+                    }
+                }
+                masses
+            })
+            .collect()
+    }
+
+    /// One sweep of sequential impulses over `contacts` (at `slots`, with their effective
+    /// `masses`): each point's normal impulse (a two-point contact's pair together when it can,
+    /// `solve_two_points`), then its friction, accumulated and clamped.
+    fn sweep_contacts(
+        &mut self,
+        contacts: &mut [GroupContact],
+        slots: &[(usize, usize)],
+        masses: &[ContactMasses],
+    ) {
+        for ((k, &(a, b)), m) in contacts.iter_mut().zip(slots).zip(masses) {
             let (n, tangent) = (k.normal, k.normal.perp());
-            let together = k.count == 2 && self.solve_two_points(a, b, k);
-            for p in &mut k.points[..k.count] {
-                let kn = inverse_effective_mass(ma, p.ra, mb, p.rb, n);
+            let together = m
+                .block
+                .is_some_and(|block| self.solve_two_points(a, b, k, m.normal, block));
+            for (i, p) in k.points[..k.count].iter_mut().enumerate() {
+                let kn = m.normal[i];
                 if kn <= 0.0 {
                     continue;
                 }
@@ -574,7 +629,7 @@ impl GroupTable {
                     p.normal_impulse = total;
                     self.push_impulse(a, b, p.ra, p.rb, dj * n);
                 }
-                let kt = inverse_effective_mass(ma, p.ra, mb, p.rb, tangent);
+                let kt = m.tangent[i];
                 if kt <= 0.0 {
                     continue;
                 }
@@ -619,22 +674,19 @@ impl GroupTable {
     /// neither) are tried in turn, as Box2D v2.4's block solver does; one holds, so a flat face
     /// meeting a wall bounces in one pass with no spin left over, where point-by-point sweeps
     /// leave a residue (a block bouncing off a wall at 460 m/s kept 0.004 rad/s and lost 0.02
-    /// m/s). Returns `false`, changing nothing, when `K` is too ill-conditioned to invert (the
-    /// two points nearly the same constraint): the caller solves the points one by one.
-    fn solve_two_points(&mut self, a: usize, b: usize, k: &mut GroupContact) -> bool {
-        let (ma, mb) = (self.inv(a), self.inv(b));
+    /// m/s). `K` comes from `contact_masses`, which leaves it out when it is too ill-conditioned
+    /// to invert (the two points nearly the same constraint): the caller then solves the points
+    /// one by one, as it does when no case holds (this returns `false`, changing nothing).
+    fn solve_two_points(
+        &mut self,
+        a: usize,
+        b: usize,
+        k: &mut GroupContact,
+        [k11, k22]: [Real; MAX_MANIFOLD_POINTS],
+        (k12, det): (Real, Real),
+    ) -> bool {
         let n = k.normal;
         let (p1, p2) = (k.points[0], k.points[1]);
-        let k11 = inverse_effective_mass(ma, p1.ra, mb, p1.rb, n);
-        let k22 = inverse_effective_mass(ma, p2.ra, mb, p2.rb, n);
-        let k12 = ma.linear_along(n)
-            + mb.linear_along(n)
-            + ma.angular * p1.ra.perp_dot(n) * p2.ra.perp_dot(n)
-            + mb.angular * p1.rb.perp_dot(n) * p2.rb.perp_dot(n);
-        let det = k11 * k22 - k12 * k12;
-        if !(k11 > 0.0 && k22 > 0.0 && k11 * k11 < MAX_BLOCK_CONDITION * det) {
-            return false;
-        }
         let acc = [p1.normal_impulse, p2.normal_impulse];
         let vn = |this: &Self, p: &GroupPoint| this.relative_velocity(a, p.ra, b, p.rb).dot(n);
         // w = K·λ + b at the solution, with b the velocities above target less K·(what is
@@ -828,10 +880,11 @@ mod tests {
             .joint_tree(&joints, &joint_slots)
             .expect("a chain is a tree");
         let (mut swept, mut swept_contacts) = (exact.clone(), contacts.clone());
+        let masses = swept.contact_masses(&swept_contacts, &slots);
         exact.solve_through_tree(&tree, &mut contacts, &slots);
         for _ in 0..200_000 {
             swept.project(&tree);
-            swept.sweep_contacts(&mut swept_contacts, &slots);
+            swept.sweep_contacts(&mut swept_contacts, &slots, &masses);
         }
         swept.project(&tree);
         let distance = |t: &GroupTable| {
