@@ -282,7 +282,10 @@ impl ContinuousPass<'_> {
         // The sweeps work on a table of the group's bodies (velocities, inverse masses, whether
         // impulses move them), written back at the end: the same arithmetic, without looking
         // each body up twice per impulse.
-        let mut table = GroupTable::default();
+        let mut table = GroupTable {
+            bodies: Vec::with_capacity(2 * (contacts.len() + joints.len())),
+            ..GroupTable::default()
+        };
         let contact_slots: Vec<(usize, usize)> = contacts
             .iter()
             .map(|k| (table.slot(self, k.a), table.slot(self, k.b)))
@@ -373,18 +376,36 @@ struct GroupBody {
 #[derive(Clone, Default)]
 struct GroupTable {
     bodies: Vec<GroupBody>,
-    /// The slot of each body key in the table (the pass's cheap integer hash: a group is
-    /// built per impact, and the standard hasher was 7% of the group solves' instructions).
+    /// The slot of each body key in the table once it holds more than `SCANNED_SLOTS` bodies
+    /// (the pass's cheap integer hash: a group is built per impact, and the standard hasher
+    /// was 7% of the group solves' instructions); empty before, when the keys are scanned.
     slots: HashMap<u32, usize, BuildHasherDefault<PairHasher>>,
 }
+
+/// Bodies up to which a group table finds a key's slot by scanning its bodies: most groups
+/// hold a few (an impact's pair alone, or with its touching neighbours), and a scan of a few
+/// keys costs less than hashing one.
+const SCANNED_SLOTS: usize = 16;
 
 impl GroupTable {
     /// The slot of body `key`, added on first sight.
     fn slot(&mut self, pass: &ContinuousPass<'_>, key: u32) -> usize {
-        if let Some(&i) = self.slots.get(&key) {
+        let found = if self.bodies.len() <= SCANNED_SLOTS {
+            self.bodies.iter().position(|b| b.key == key)
+        } else {
+            self.slots.get(&key).copied()
+        };
+        if let Some(i) = found {
             return i;
         }
-        self.slots.insert(key, self.bodies.len());
+        if self.bodies.len() == SCANNED_SLOTS {
+            // Past the scanned size: the map takes over, with every key so far.
+            self.slots
+                .extend(self.bodies.iter().enumerate().map(|(i, b)| (b.key, i)));
+        }
+        if self.bodies.len() >= SCANNED_SLOTS {
+            self.slots.insert(key, self.bodies.len());
+        }
         let body = pass.bodies.at(key);
         self.bodies.push(GroupBody {
             key,
