@@ -143,6 +143,10 @@ struct Neighbours {
     /// Bodies found by the tree query of a body whose motion left its start box, by key of the
     /// body found.
     found_by: HashMap<u32, Vec<u32>, BuildHasherDefault<PairHasher>>,
+    /// The (found, finder) pairs `found_by` holds: a body re-swept after each of its impacts
+    /// queries again and meets the same bodies, and is recorded once (a list searched instead
+    /// would cost a blade or a ground met by thousands of bodies the square of their number).
+    found_pairs: PairSet,
     /// Scratch of `start`: one summary per contact, the (partner, contact) entries grouped by
     /// body in contact order, and each body's next free slot.
     per_contact: Vec<ContactSummary>,
@@ -192,6 +196,7 @@ impl Neighbours {
         self.summaries.clear();
         self.start_boxes.clear();
         self.found_by.clear();
+        self.found_pairs.clear();
     }
 
     /// Summarises every contact next to its entries (`summaries`) when the pass will look up

@@ -504,12 +504,11 @@ impl ContinuousPass<'_> {
                         others.push(c);
                     }
                 });
-            // A body re-swept after each of its impacts queries again and meets the same
-            // bodies: each records it once (their lists stay as short as their neighbourhoods).
+            // (Once per pair: see `Neighbours::found_pairs`.)
+            let neighbours = &mut self.buf.neighbours;
             for &c in &others {
-                let found = self.buf.neighbours.found_by.entry(c).or_default();
-                if !found.contains(&i) {
-                    found.push(i);
+                if neighbours.found_pairs.insert((c, i)) {
+                    neighbours.found_by.entry(c).or_default().push(i);
                 }
             }
         }
