@@ -187,10 +187,10 @@ pub struct StepEvents {
     /// Bodies the continuous pass had to hold still for the rest of the step (its fallback),
     /// each stopped at a pose that overlaps nothing past the slop. Past the impact budget
     /// (`WorldConfig::max_impacts_per_step`) the pairs still to meet do so inelastically and
-    /// keep their velocities for the next step: the step loses time, not momentum. A contact the
-    /// final check could not resolve in time, or a body pinned against a static one, is stopped
-    /// with its velocity zeroed: never tunnelling, but momentum is not conserved for these
-    /// bodies. Each body once, in the order of its first hold (over all the steps of one
+    /// keep their velocities for the next step: the step loses time, not momentum. So does a body
+    /// the final check could not resolve in time: it meets the body it overlaps inelastically and
+    /// is held at the start of its motion. Only a body pinned against a static one is stopped with
+    /// its velocity zeroed. Each body once, in the order of its first hold (over all the steps of one
     /// [`World::advance`](crate::World::advance)). Normally empty.
     pub held: Vec<BodyId>,
     /// Pairs of shapes whose contact force over the step reached a threshold set on either

@@ -7,7 +7,7 @@ use super::schedule::{bounces, MAX_BOUNCES_PER_PAIR};
 use super::{ContinuousPass, PendingImpact, PendingKind, DEEP_IMPACT_DEPTH, DEEP_IMPACT_TOLERANCE};
 use crate::dynamics::body::bodies_relative_velocity;
 use crate::math::{Real, Transform, Vec2};
-use crate::query::{ToiStatus, MAX_MANIFOLD_POINTS};
+use crate::query::{Toi, ToiStatus, MAX_MANIFOLD_POINTS};
 use crate::world::contact_set::pair_key;
 use crate::world::events::Impact;
 use crate::world::hooks::PreSolve;
@@ -115,24 +115,12 @@ impl ContinuousPass<'_> {
         for i in [a, b] {
             self.wake_body(i);
         }
-        let (sa, sb) = (self.buf.segments[a as usize], self.buf.segments[b as usize]);
         let Some((friction, restitution)) = self.impact_material(pending) else {
             // The hooks disabled this contact: the pair passes through each other this step.
             self.buf.disabled.insert(pair_key(a, b));
             return;
         };
-        let hit = Hit {
-            a,
-            b,
-            piece_a: pending.toi.piece_a,
-            piece_b: pending.toi.piece_b,
-            friction,
-            restitution,
-            ca: sa.pose_at(t).translation,
-            cb: sb.pose_at(t).translation,
-            normal: pending.toi.normal,
-            points: pending.toi.contact.points(),
-        };
+        let hit = self.hit_at(pending, friction, restitution);
         let (n, p) = (hit.normal, pending.toi.point);
         let over_budget =
             self.impacts >= self.config.max_impacts_per_step || self.work.get() > self.work_budget;
@@ -193,19 +181,7 @@ impl ContinuousPass<'_> {
         } else {
             self.impulse_for(pending, &hit, vn)
         };
-        self.events.impacts.push(Impact {
-            body_a: self.bodies.id(a),
-            body_b: self.bodies.id(b),
-            shape_a: self.bodies.shape_id(a, hit.piece_a),
-            shape_b: self.bodies.shape_id(b, hit.piece_b),
-            step: self.clock.step,
-            fraction: t,
-            time: self.clock.time + t * self.config.dt,
-            normal: n,
-            point: p,
-            relative_speed: (-vn).max(0.0),
-            impulse,
-        });
+        self.report_impact(&hit, t, p, vn, impulse);
         // A joined pair moves on as it is (settling it with its neighbours would give the two
         // different motions again); anything it drives into is swept and met as a new impact.
         let joined = self.buf.joined.contains(&pair_key(a, b));
@@ -215,6 +191,76 @@ impl ContinuousPass<'_> {
             self.settle_group(a, b, t)
         };
         self.restart(&members, (a, b), t, over_budget);
+    }
+
+    /// Where a pending impact's bodies meet: their centres of mass on their segments at its time,
+    /// its normal and manifold points, with the contact's friction and restitution.
+    fn hit_at<'p>(&self, pending: &'p PendingImpact, friction: Real, restitution: Real) -> Hit<'p> {
+        let (a, b, t) = (pending.a, pending.b, pending.t);
+        let (sa, sb) = (self.buf.segments[a as usize], self.buf.segments[b as usize]);
+        Hit {
+            a,
+            b,
+            piece_a: pending.toi.piece_a,
+            piece_b: pending.toi.piece_b,
+            friction,
+            restitution,
+            ca: sa.pose_at(t).translation,
+            cb: sb.pose_at(t).translation,
+            normal: pending.toi.normal,
+            points: pending.toi.contact.points(),
+        }
+    }
+
+    /// Lists an impact of the pass in the step's events: at step fraction `t` and world point
+    /// `p`, closing at `-vn` (m/s) before an impulse of `impulse` (N·s).
+    fn report_impact(&mut self, hit: &Hit, t: Real, p: Vec2, vn: Real, impulse: Real) {
+        let (a, b) = (hit.a, hit.b);
+        self.events.impacts.push(Impact {
+            body_a: self.bodies.id(a),
+            body_b: self.bodies.id(b),
+            shape_a: self.bodies.shape_id(a, hit.piece_a),
+            shape_b: self.bodies.shape_id(b, hit.piece_b),
+            step: self.clock.step,
+            fraction: t,
+            time: self.clock.time + t * self.config.dt,
+            normal: hit.normal,
+            point: p,
+            relative_speed: (-vn).max(0.0),
+            impulse,
+        });
+    }
+
+    /// The final check's last resort for dynamic body `i`, still found overlapping body `c` past
+    /// the slop (see `verify.rs`): the pair meets inelastically where the overlap reaches the
+    /// slop (an impulse between the two, so momentum is kept and the pair stops closing), and
+    /// `i` is held at the start of its segment for the rest of the step, keeping its new velocity
+    /// for the next. Reported as an impact and in [`StepEvents::held`].
+    ///
+    /// [`StepEvents::held`]: crate::StepEvents::held
+    pub(super) fn hold_meeting(&mut self, i: u32, c: u32, t: Real, toi: Toi) {
+        // A sleeping partner wakes and takes its share, as in `resolve`.
+        self.wake_body(c);
+        let pending = PendingImpact {
+            t,
+            seq: 0,
+            a: i,
+            b: c,
+            version_a: self.buf.segments[i as usize].version,
+            version_b: self.buf.segments[c as usize].version,
+            toi,
+            kind: PendingKind::Verified,
+        };
+        if let Some((friction, restitution)) = self.impact_material(&pending) {
+            let hit = self.hit_at(&pending, friction, restitution);
+            let vn = self
+                .relative_velocity_of(i, pending.toi.point - hit.ca, c, pending.toi.point - hit.cb)
+                .dot(hit.normal);
+            let impulse = self.apply_impact(&hit, Material::Inelastic, 0.0);
+            self.report_impact(&hit, t, pending.toi.point, vn, impulse);
+        }
+        let t0 = self.buf.segments[i as usize].t0;
+        self.stop_at(i, t0);
     }
 
     /// Gives two dynamic bodies one motion from the impact on: both move at the velocity of

@@ -994,7 +994,8 @@ impl<'w> ContinuousPass<'w> {
             || self.work.get() > self.work_budget
     }
 
-    /// Holds body `i` still from `t` to the end of the step and zeroes its velocity: a body whose
+    /// Holds body `i` still from `t` to the end of the step and zeroes its velocity (a body pinned
+    /// against a static one, see `pin`): a body whose
     /// pose stands still while it keeps a velocity would carry that velocity into the next step's
     /// contacts (and, held step after step, gain speed under gravity without moving). Reported in
     /// [`StepEvents::held`].
@@ -1007,7 +1008,8 @@ impl<'w> ContinuousPass<'w> {
 
     /// Stops body `i`'s motion at `t` for the rest of the step, keeping its velocity for the next
     /// (it loses time, not momentum), and reports it as held: the pass's answer once its impact
-    /// budget is spent (see `impact.rs`, `resolve`).
+    /// budget is spent (see `impact.rs`, `resolve`) and the final check's last resort (see
+    /// `verify.rs`).
     pub(super) fn stop_at(&mut self, i: u32, t: Real) {
         // A body that stands still is not checked from its own side (`verify::find_overlaps`):
         // whatever can reach it is checked from theirs.

@@ -4,7 +4,8 @@
 //! pressing a slop deeper. What it finds is queued as an impact at the time the overlap reaches
 //! the slop and resolved like any other (with the group it touches), and the check runs again.
 //! Only if overlaps remain after `VERIFY_ROUNDS` rounds are those bodies held at the start of their
-//! segments: the last resort, which keeps the no-tunnelling guarantee but not momentum.
+//! segments, each after meeting the body it overlaps inelastically: the last resort, which keeps
+//! the no-tunnelling guarantee and momentum, and loses time.
 
 use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE, VERIFY_DEPTH};
 use crate::constants::LINEAR_SLOP;
@@ -49,17 +50,13 @@ impl ContinuousPass<'_> {
         }
         let mut watch = self.watched(fast);
         for _round in 0..HOLD_ROUNDS {
-            let hold: Vec<u32> = self
-                .find_overlaps(&watch)
-                .into_iter()
-                .map(|(i, ..)| i)
-                .collect();
-            if hold.is_empty() {
+            let found = self.find_overlaps(&watch);
+            if found.is_empty() {
                 return;
             }
-            for &i in &hold {
-                let t0 = self.buf.segments[i as usize].t0;
-                self.hold(i, t0);
+            let hold: Vec<u32> = found.iter().map(|&(i, ..)| i).collect();
+            for (i, c, t, toi) in found {
+                self.hold_meeting(i, c, t, toi);
             }
             // Bodies whose motion reaches a held body must be checked again.
             watch = hold.clone();
