@@ -116,7 +116,10 @@ impl ContinuousPass<'_> {
     pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
         let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
         let mut contacts: Vec<GroupContact> = Vec::new();
-        let mut degree: u32 = members.iter().map(|&i| self.buf.neighbours.degree(i)).sum();
+        let mut degree: u32 = members
+            .iter()
+            .map(|&i| self.buf.neighbours.degree(i, self.contacts))
+            .sum();
         // The two bodies' touching neighbours join them; when the group touches a kinematic body,
         // so do theirs, and so on (a kinematic body presses through a whole stack to the static
         // world, and the group must see that to squeeze it out; see `squeeze.rs`).
@@ -147,7 +150,7 @@ impl ContinuousPass<'_> {
                     && degree < MAX_GROUP_DEGREE
                 {
                     self.wake_body(c); // (asleep: it takes its share of the blow)
-                    degree += self.buf.neighbours.degree(c);
+                    degree += self.buf.neighbours.degree(c, self.contacts);
                     members.push(c);
                 }
             }

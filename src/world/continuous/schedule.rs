@@ -83,7 +83,7 @@ impl ContinuousPass<'_> {
     /// describes the start of the step; once an impact has given either body a new segment, the
     /// overlap is measured at the segment's start instead.
     pub(super) fn solver_owns(&self, a: u32, b: u32) -> bool {
-        self.solver_owns_at(a, b, self.buf.neighbours.entry_between(a, b))
+        self.solver_owns_at(a, b, self.buf.neighbours.entry_between(a, b, self.contacts))
     }
 
     /// [`solver_owns`](Self::solver_owns) with the entry of the pair's contact in the pass's
@@ -252,7 +252,8 @@ impl ContinuousPass<'_> {
     /// resolve nothing: the pair is inside already), and the heap is left to the solver to push
     /// apart (see `docs/continuous.md`, "Heaps").
     fn in_heap(&self, a: u32, b: u32) -> bool {
-        self.buf.neighbours.degree(a) > HEAP_DEGREE && self.buf.neighbours.degree(b) > HEAP_DEGREE
+        let degree = |k: u32| self.buf.neighbours.degree(k, self.contacts);
+        degree(a) > HEAP_DEGREE && degree(b) > HEAP_DEGREE
     }
 
     /// Whether `a` and `b` are two bodies of a heap (`in_heap`) that started the pass more than
@@ -489,6 +490,7 @@ impl ContinuousPass<'_> {
         out.clear();
         others.clear();
         if BroadPhase::holds(&start_box, &query) {
+            self.buf.neighbours.ensure_row(i, self.contacts);
             out.extend_from_slice(self.buf.neighbours.contacts_of(i));
             if let Some(found) = self.buf.neighbours.found_by.get(&i) {
                 others.extend_from_slice(found);
