@@ -9,7 +9,7 @@
 //! * `game/queries/*`: on the settled 100-row pyramid (5,050 boxes), per query: the nearest hit
 //!   and every hit of rays across the pyramid, a box swept 5 m, and a disc's overlaps.
 //! * `game/sleep/*`: ten resting walls of 100 boxes after 2.5 s, per step, with sleeping off and
-//!   on (all asleep).
+//!   on (all asleep), and asleep with one 200 m/s bullet flying over them.
 //! * `game/character/*`: one `CharacterMover::move_and_slide` of a capsule walking at 5 m/s
 //!   under gravity over rolling ground of 1,000 segments (slopes up to 35°), per call, from each
 //!   of the 600 poses of a walk along it: the segments as 1,000 static bodies, and as one chain.
@@ -187,7 +187,19 @@ fn walls(sleep: bool) -> World {
 
 fn sleeping(c: &mut Criterion) {
     bench_steps(c, "game/sleep/walls_1000_awake", &walls(false));
-    bench_steps(c, "game/sleep/walls_1000_asleep", &walls(true));
+    let asleep = walls(true);
+    bench_steps(c, "game/sleep/walls_1000_asleep", &asleep);
+    // One bullet over the sleeping walls: the continuous pass runs for it alone.
+    let mut bullet = asleep.clone();
+    bullet
+        .add_body(BodyDef {
+            shape: Shape::circle(0.1).expect("a disc"),
+            transform: Transform::new(Vec2::new(-150.0, 20.0), 0.0),
+            linear_velocity: Vec2::new(200.0, 0.0),
+            ..BodyDef::default()
+        })
+        .expect("the bullet");
+    bench_steps(c, "game/sleep/walls_1000_asleep_one_bullet", &bullet);
 }
 
 /// Rolling ground: 1,001 points 0.5 m apart along x, heights on two sines (slopes up to 35°).
