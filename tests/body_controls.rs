@@ -353,6 +353,50 @@ fn removing_a_support_wakes_what_it_held() {
     );
 }
 
+/// A wall of `columns × rows` square boxes of side `size` (metres) created asleep, its lowest
+/// row's centres at `y = bottom` and its first column's at `x = 5`, edge to edge.
+fn sleeping_wall(
+    w: &mut World,
+    (columns, rows): (u32, u32),
+    size: f64,
+    bottom: f64,
+) -> Vec<BodyId> {
+    let mut wall = Vec::new();
+    for i in 0..columns {
+        for j in 0..rows {
+            let at = v(5.0 + size * f64::from(i), bottom + size * f64::from(j));
+            let body = BodyDef {
+                shape: Shape::rectangle(0.5 * size, 0.5 * size).unwrap(),
+                transform: Transform::new(at, 0.0),
+                awake: false,
+                ..BodyDef::default()
+            };
+            wall.push(w.add_body(body).unwrap());
+        }
+    }
+    wall
+}
+
+/// A square ram of half side `half` (metres) and `density` (kg/m²) at `(x, 0)`, moving at
+/// 40 m/s along +x.
+fn ram(w: &mut World, half: f64, x: f64, density: f64) -> BodyId {
+    w.add_body(BodyDef {
+        shape: Shape::rectangle(half, half).unwrap(),
+        transform: Transform::new(v(x, 0.0), 0.0),
+        linear_velocity: v(40.0, 0.0),
+        density,
+        ..BodyDef::default()
+    })
+    .unwrap()
+}
+
+/// The world's linear momentum (kg·m/s).
+fn momentum(w: &World) -> Vec2 {
+    w.bodies()
+        .map(|(_, b)| b.mass() * b.linear_velocity())
+        .fold(Vec2::ZERO, |s, p| s + p)
+}
+
 /// The continuous pass's last resort keeps momentum. With no impact budget (a million a step), a
 /// 128 kg ram at 40 m/s into a sleeping wall of 30 × 40 boxes of 0.4 m (no gravity, no static
 /// body) leaves the final check of the arrival step with overlaps it could not resolve in its
@@ -367,31 +411,8 @@ fn bodies_held_by_the_final_check_keep_the_momentum() {
         max_impacts_per_step: 1_000_000,
         ..WorldConfig::default()
     });
-    let d = 0.4;
-    for i in 0..30 {
-        for j in 0..40 {
-            w.add_body(BodyDef {
-                shape: Shape::rectangle(0.5 * d, 0.5 * d).unwrap(),
-                transform: Transform::new(v(5.0 + d * i as f64, d * (j as f64 - 20.0)), 0.0),
-                awake: false,
-                ..BodyDef::default()
-            })
-            .unwrap();
-        }
-    }
-    let ram = w
-        .add_body(BodyDef {
-            shape: Shape::rectangle(2.0, 2.0).unwrap(),
-            linear_velocity: v(40.0, 0.0),
-            density: 8.0,
-            ..BodyDef::default()
-        })
-        .unwrap();
-    let momentum = |w: &World| {
-        w.bodies()
-            .map(|(_, b)| b.mass() * b.linear_velocity())
-            .fold(Vec2::ZERO, |s, p| s + p)
-    };
+    sleeping_wall(&mut w, (30, 40), 0.4, -8.0);
+    let ram = ram(&mut w, 2.0, 0.0, 8.0);
     let start = momentum(&w);
     assert!((start.x - 128.0 * 40.0).abs() < 1e-9);
     let mut held = 0;
@@ -420,34 +441,8 @@ fn bodies_held_by_the_final_check_keep_the_momentum() {
 #[test]
 fn a_wall_created_asleep_wakes_when_the_ram_arrives_and_keeps_the_momentum() {
     let mut w = no_gravity();
-    let mut wall = Vec::new();
-    for i in 0..10 {
-        for j in 0..20 {
-            wall.push(
-                w.add_body(BodyDef {
-                    shape: Shape::rectangle(0.25, 0.25).unwrap(),
-                    transform: Transform::new(v(5.0 + 0.5 * i as f64, 0.5 * j as f64 - 4.75), 0.0),
-                    awake: false,
-                    ..BodyDef::default()
-                })
-                .unwrap(),
-            );
-        }
-    }
-    let ram = w
-        .add_body(BodyDef {
-            shape: Shape::rectangle(1.0, 1.0).unwrap(),
-            transform: Transform::new(v(-10.0, 0.0), 0.0),
-            linear_velocity: v(40.0, 0.0),
-            density: 12.5,
-            ..BodyDef::default()
-        })
-        .unwrap();
-    let momentum = |w: &World| {
-        w.bodies()
-            .map(|(_, b)| b.mass() * b.linear_velocity())
-            .fold(Vec2::ZERO, |s, p| s + p)
-    };
+    let wall = sleeping_wall(&mut w, (10, 20), 0.5, -4.75);
+    let ram = ram(&mut w, 1.0, -10.0, 12.5);
     let start = momentum(&w);
     assert!((start.x - 50.0 * 40.0).abs() < 1e-9);
     let placed: Vec<Transform> = wall
