@@ -38,7 +38,8 @@ struct Run {
     deepest: [f64; 3],
     /// Steps ending with such a pair deeper than twice the slop.
     steps_past: [u64; 3],
-    /// Bodies held in the run (stopped dead by the continuous pass's last resort).
+    /// Bodies held in the run (stopped for the rest of a step by the continuous pass's last
+    /// resort).
     held: usize,
     /// Kinetic energy at the end (J).
     energy: f64,
