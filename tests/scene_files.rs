@@ -355,10 +355,10 @@ fn wrong_kinds_of_value_and_huge_numbers_name_their_field() {
 /// The spinning-blade scene (a kinematic blade turning at 6 rad/s, its tips 15 m/s, sweeping
 /// through the floor among 32 falling boxes and discs): bodies it presses into the floor or a
 /// stack are squeezed out along the free direction or, jammed, let it pass; none is ever held
-/// (stopped for the rest of a step), and no body ends any step inside the blade deeper than the jams of the 20
-/// nearby starts measured (0.39 m at most; Rapier and Box2D 0.39–0.47 m on the same starts; it
-/// was 0.46 m with the blade passing pinned bodies, and 53 holds). Checked with the exact contact
-/// query against the blade at the end of every one of its 300 steps.
+/// (stopped for the rest of a step), and no body ends any step inside the blade deeper than the
+/// jams of the 20 nearby starts measured (0.39 m at most; Rapier and Box2D 0.39–0.47 m on the
+/// same starts; it was 0.46 m with the blade passing pinned bodies, and 53 holds). Checked with
+/// the exact contact query against the blade at the end of every one of its 300 steps.
 ///
 /// This is the scene as written, one trajectory of a chaotic scene. From nearby starts (dynamic
 /// bodies moved by under a millimetre, `examples/scene_spread.rs`) the blade's tip often comes
@@ -519,8 +519,8 @@ fn a_bad_start_shift_is_refused_and_moves_nothing() {
 
 /// From nearby starts the spinning blade comes down on bodies lying on a stack and meets them
 /// again and again in one step (128 impacts of one pair, `MAX_IMPACTS_PER_PAIR`). The blade then
-/// passes the body, which keeps its motion; it is never held (stopped for the rest of a step). Before, these three
-/// starts held 3, 4 and 3 bodies.
+/// passes the body, which keeps its motion; it is never held (stopped for the rest of a step).
+/// Before, these three starts held 3, 4 and 3 bodies.
 #[test]
 fn the_blade_passes_a_body_it_keeps_meeting_instead_of_holding_it() {
     let path = format!("{}/scenes/spinning_blade.json", env!("CARGO_MANIFEST_DIR"));
