@@ -397,6 +397,27 @@ fn momentum(w: &World) -> Vec2 {
         .fold(Vec2::ZERO, |s, p| s + p)
 }
 
+/// Asserts that the world's linear momentum is `start` to 1e-9 relative (`context` says when).
+fn assert_momentum_kept(w: &World, start: Vec2, context: &str) {
+    let p = momentum(w);
+    assert!(
+        (p - start).length() <= 1e-9 * start.length(),
+        "{context}: momentum {p:?}, was {start:?}"
+    );
+}
+
+/// Asserts that the ram went into the wall (past x = 4 m) and still moves on along +x faster than
+/// `speed` (m/s): it was not stopped at the wall.
+fn assert_ram_goes_on(w: &World, ram: BodyId, speed: f64) {
+    let body = w.body(ram).unwrap();
+    assert!(
+        body.linear_velocity().x > speed && body.transform().translation.x > 4.0,
+        "the ram stopped at the wall: {:?} at {:?}",
+        body.linear_velocity(),
+        body.transform().translation
+    );
+}
+
 /// The continuous pass's last resort keeps momentum. With no impact budget (a million a step), a
 /// 128 kg ram at 40 m/s into a sleeping wall of 30 × 40 boxes of 0.4 m (no gravity, no static
 /// body) leaves the final check of the arrival step with overlaps it could not resolve in its
@@ -419,19 +440,13 @@ fn bodies_held_by_the_final_check_keep_the_momentum() {
     for step in 0..8 {
         w.step();
         held += w.events().held.len();
-        let p = momentum(&w);
-        assert!(
-            (p - start).length() <= 1e-9 * start.length(),
-            "step {step}: momentum {p:?}, was {start:?} ({held} bodies held so far)"
+        assert_momentum_kept(
+            &w,
+            start,
+            &format!("step {step}, {held} bodies held so far"),
         );
     }
-    let body = w.body(ram).unwrap();
-    assert!(
-        body.linear_velocity().x > 10.0 && body.transform().translation.x > 4.0,
-        "the ram stopped at the wall: {:?} at {:?}",
-        body.linear_velocity(),
-        body.transform().translation
-    );
+    assert_ram_goes_on(&w, ram, 10.0);
 }
 
 /// A wall of boxes created asleep (Box2D's smash, scaled down: 10 × 20 boxes of 0.5 m, no
@@ -467,20 +482,10 @@ fn a_wall_created_asleep_wakes_when_the_ram_arrives_and_keeps_the_momentum() {
         if woke_at.is_none() && w.body(wall[0]).unwrap().is_awake() {
             woke_at = Some(step);
         }
-        let p = momentum(&w);
-        assert!(
-            (p - start).length() <= 1e-9 * start.length(),
-            "step {step}: momentum {p:?}, was {start:?}"
-        );
+        assert_momentum_kept(&w, start, &format!("step {step}"));
     }
     assert!(woke_at.is_some(), "the wall never woke");
-    let ram_body = w.body(ram).unwrap();
-    assert!(
-        ram_body.linear_velocity().x > 5.0 && ram_body.transform().translation.x > 4.0,
-        "the ram stopped at the wall: {:?} at {:?}",
-        ram_body.linear_velocity(),
-        ram_body.transform().translation
-    );
+    assert_ram_goes_on(&w, ram, 5.0);
 }
 
 /// A body that may not sleep, or that moves, cannot be created asleep; static bodies are awake
