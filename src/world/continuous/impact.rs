@@ -58,11 +58,10 @@ struct Hit<'p> {
 }
 
 impl ContinuousPass<'_> {
-    /// Friction and restitution of a pending impact: its pieces' shapes' mixed, or what the hooks
-    /// say (asked once per pair of shapes and step); `None` when the hooks disabled it.
-    fn impact_material(&mut self, pending: &PendingImpact) -> Option<(Real, Real)> {
-        let (a, b) = (pending.a, pending.b);
-        let toi = &pending.toi;
+    /// Friction and restitution of bodies `a` and `b` meeting as `toi` says: its pieces' shapes'
+    /// mixed, or what the hooks say (asked once per pair of shapes and step); `None` when the
+    /// hooks disabled the contact.
+    fn impact_material(&mut self, a: u32, b: u32, toi: &Toi) -> Option<(Real, Real)> {
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let (friction, restitution) = self.config.piece_material(ba, toi.piece_a, bb, toi.piece_b);
         let Some((hooks, verdicts)) = self.hooks.as_mut() else {
@@ -115,12 +114,9 @@ impl ContinuousPass<'_> {
         for i in [a, b] {
             self.wake_body(i);
         }
-        let Some((friction, restitution)) = self.impact_material(pending) else {
-            // The hooks disabled this contact: the pair passes through each other this step.
-            self.buf.disabled.insert(pair_key(a, b));
+        let Some(hit) = self.meeting(a, b, t, &pending.toi) else {
             return;
         };
-        let hit = self.hit_at(pending, friction, restitution);
         let (n, p) = (hit.normal, pending.toi.point);
         let over_budget =
             self.impacts >= self.config.max_impacts_per_step || self.work.get() > self.work_budget;
@@ -147,7 +143,7 @@ impl ContinuousPass<'_> {
         // little it would overlap by the end of the step: left to the next step it would bounce
         // from where the pair had sunk in, late, and off the exact path.
         let in_row = self.impacts_in_row(a, b, t, closing);
-        if !bounces(self.config, restitution, closing, in_row)
+        if !bounces(self.config, hit.restitution, closing, in_row)
             && closing * (1.0 - t) * self.config.dt <= allowed
         {
             // Met while separating, sliding, or too slowly to overlap past that depth by the end of
@@ -164,9 +160,7 @@ impl ContinuousPass<'_> {
             }
             return;
         }
-        let vn = self
-            .relative_velocity_of(a, p - hit.ca, b, p - hit.cb)
-            .dot(n);
+        let vn = self.normal_velocity(&hit, p);
         let both_dynamic = self.movable(a) && self.movable(b);
         let impulse = if over_budget {
             // Past the budget the pair meets inelastically (an impulse between the two: momentum
@@ -193,23 +187,35 @@ impl ContinuousPass<'_> {
         self.restart(&members, (a, b), t, over_budget);
     }
 
-    /// Where a pending impact's bodies meet: their centres of mass on their segments at its time,
-    /// its normal and manifold points, with the contact's friction and restitution.
-    fn hit_at<'p>(&self, pending: &'p PendingImpact, friction: Real, restitution: Real) -> Hit<'p> {
-        let (a, b, t) = (pending.a, pending.b, pending.t);
+    /// Where bodies `a` and `b` meet at step fraction `t`, as `toi` says: their centres of mass on
+    /// their segments then, its normal and manifold points, with the contact's friction and
+    /// restitution. `None` when the hooks disabled the contact: the pair then passes through
+    /// each other for the rest of the step.
+    fn meeting<'p>(&mut self, a: u32, b: u32, t: Real, toi: &'p Toi) -> Option<Hit<'p>> {
+        let Some((friction, restitution)) = self.impact_material(a, b, toi) else {
+            self.buf.disabled.insert(pair_key(a, b));
+            return None;
+        };
         let (sa, sb) = (self.buf.segments[a as usize], self.buf.segments[b as usize]);
-        Hit {
+        Some(Hit {
             a,
             b,
-            piece_a: pending.toi.piece_a,
-            piece_b: pending.toi.piece_b,
+            piece_a: toi.piece_a,
+            piece_b: toi.piece_b,
             friction,
             restitution,
             ca: sa.pose_at(t).translation,
             cb: sb.pose_at(t).translation,
-            normal: pending.toi.normal,
-            points: pending.toi.contact.points(),
-        }
+            normal: toi.normal,
+            points: toi.contact.points(),
+        })
+    }
+
+    /// The velocity of B relative to A along the hit's normal at world point `p` (m/s; negative
+    /// when closing).
+    fn normal_velocity(&self, hit: &Hit, p: Vec2) -> Real {
+        self.relative_velocity_of(hit.a, p - hit.ca, hit.b, p - hit.cb)
+            .dot(hit.normal)
     }
 
     /// Lists an impact of the pass in the step's events: at step fraction `t` and world point
@@ -241,24 +247,12 @@ impl ContinuousPass<'_> {
     pub(super) fn hold_meeting(&mut self, i: u32, c: u32, t: Real, toi: Toi) {
         // A sleeping partner wakes and takes its share, as in `resolve`.
         self.wake_body(c);
-        let pending = PendingImpact {
-            t,
-            seq: 0,
-            a: i,
-            b: c,
-            version_a: self.buf.segments[i as usize].version,
-            version_b: self.buf.segments[c as usize].version,
-            toi,
-            kind: PendingKind::Verified,
+        let Some(hit) = self.meeting(i, c, t, &toi) else {
+            return; // the hooks disabled the contact: nothing to hold it against
         };
-        if let Some((friction, restitution)) = self.impact_material(&pending) {
-            let hit = self.hit_at(&pending, friction, restitution);
-            let vn = self
-                .relative_velocity_of(i, pending.toi.point - hit.ca, c, pending.toi.point - hit.cb)
-                .dot(hit.normal);
-            let impulse = self.apply_impact(&hit, Material::Inelastic, 0.0);
-            self.report_impact(&hit, t, pending.toi.point, vn, impulse);
-        }
+        let vn = self.normal_velocity(&hit, toi.point);
+        let impulse = self.apply_impact(&hit, Material::Inelastic, 0.0);
+        self.report_impact(&hit, t, toi.point, vn, impulse);
         let t0 = self.buf.segments[i as usize].t0;
         self.stop_at(i, t0);
     }

@@ -1053,11 +1053,17 @@ impl<'w> ContinuousPass<'w> {
     }
 
     /// Pins dynamic body `i` at step fraction `t` for the rest of the step: held still there
-    /// and immovable to the pass's impulses from then on (see `pinned`).
+    /// (reported in [`StepEvents::held`]), immovable to the pass's impulses from then on (see
+    /// `pinned`), and with its velocity zeroed: it is pressed against a static body, and a body
+    /// whose pose stands still while it keeps a velocity into that body would carry it into the
+    /// next step's contacts (and, pinned step after step, gain speed under gravity without moving).
     pub(super) fn pin(&mut self, i: u32, t: Real) {
         if !self.buf.pinned.contains(&i) {
             self.buf.pinned.push(i);
-            self.hold(i, t);
+            self.stop_at(i, t);
+            let body = self.bodies.at_mut(i);
+            body.linear_velocity = Vec2::ZERO;
+            body.angular_velocity = 0.0;
         }
     }
 
@@ -1087,18 +1093,6 @@ impl<'w> ContinuousPass<'w> {
     fn past_backstop(&self) -> bool {
         self.processed > RESWEEP_FACTOR * self.config.max_impacts_per_step
             || self.work.get() > self.work_budget
-    }
-
-    /// Holds body `i` still from `t` to the end of the step and zeroes its velocity (a body pinned
-    /// against a static one, see `pin`): a body whose
-    /// pose stands still while it keeps a velocity would carry that velocity into the next step's
-    /// contacts (and, held step after step, gain speed under gravity without moving). Reported in
-    /// [`StepEvents::held`].
-    fn hold(&mut self, i: u32, t: Real) {
-        self.stop_at(i, t);
-        let body = self.bodies.at_mut(i);
-        body.linear_velocity = Vec2::ZERO;
-        body.angular_velocity = 0.0;
     }
 
     /// Stops body `i`'s motion at `t` for the rest of the step, keeping its velocity for the next
