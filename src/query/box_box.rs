@@ -11,6 +11,7 @@
 
 use super::contact::{FeatureId, LocalManifold, LocalPoint};
 use super::manifold::{clip_segment, collide_cores, end_id, with_ends, with_moved};
+use super::FaceSeparation;
 use crate::constants::FACE_CONTACT_TOLERANCE;
 use crate::math::Vec2;
 use crate::math::{Real, Transform};
@@ -65,7 +66,7 @@ pub(crate) fn boxes_intersect(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) 
 /// The largest face separation of two sharp rectangles (metres, a lower bound of their distance)
 /// and its unit face normal in A's local frame, oriented from A toward B.
 #[inline]
-pub(crate) fn box_separation(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) -> (Real, Vec2) {
+pub(crate) fn box_separation(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) -> FaceSeparation {
     let box_a = Transform::from_parts(fa.center, fa.rotation);
     let box_b = b_in_a.mul_transform(&Transform::from_parts(fb.center, fb.rotation));
     let rel = box_a.inv_mul(&box_b);
@@ -74,9 +75,17 @@ pub(crate) fn box_separation(fa: &BoxFrame, fb: &BoxFrame, b_in_a: &Transform) -
     let u = rel.rotation.inv_rotate(-rel.translation);
     let (edge_b, sep_b) = argmax4(face_separations(fb.half, fa.half, u, c, -s));
     if sep_b > sep_a {
-        (sep_b, -box_b.transform_vector(FACE_NORMALS[edge_b]))
+        FaceSeparation {
+            separation: sep_b,
+            normal: -box_b.transform_vector(FACE_NORMALS[edge_b]),
+            b_face: true,
+        }
     } else {
-        (sep_a, box_a.transform_vector(FACE_NORMALS[edge_a]))
+        FaceSeparation {
+            separation: sep_a,
+            normal: box_a.transform_vector(FACE_NORMALS[edge_a]),
+            b_face: false,
+        }
     }
 }
 

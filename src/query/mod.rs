@@ -344,6 +344,17 @@ pub(crate) fn local_manifold_general(
     with_moved(&cb, b_in_a, |b| collide_cores(&ca, b, max_distance, bias))
 }
 
+/// The largest SAT face separation of two convex shapes: which face, and by how much.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FaceSeparation {
+    /// The separation (metres): a lower bound of the gap.
+    pub separation: Real,
+    /// The face's unit normal in A's frame, from A toward B.
+    pub normal: Vec2,
+    /// `true` if the face is B's, `false` if A's.
+    pub b_face: bool,
+}
+
 /// A lower bound of the gap between two convex shapes (metres) with the fixed unit axis it is
 /// measured along (A's frame, from A toward B): the largest SAT face separation minus the radii.
 /// Cheaper than a manifold (no clipping, no closest features). `None` where face normals do not
@@ -354,7 +365,7 @@ pub(crate) fn separation_bound(
     xa: &Transform,
     b: &Shape,
     xb: &Transform,
-) -> Option<(Real, Vec2)> {
+) -> Option<FaceSeparation> {
     let b_in_a = xa.inv_mul(xb);
     if let (Shape::Polygon(pa), Shape::Polygon(pb)) = (a, b) {
         if let (Some(fa), Some(fb)) = (pa.box_frame(), pb.box_frame()) {
@@ -368,15 +379,19 @@ pub(crate) fn separation_bound(
     with_moved(&cb, &b_in_a, |cb| {
         let (ea, sa) = sat::max_separation(&ca, cb);
         let (eb, sb) = sat::max_separation(cb, &ca);
-        let (sep, normal) = if sb > sa {
-            (sb, -cb.normals[eb])
+        let (sep, normal, b_face) = if sb > sa {
+            (sb, -cb.normals[eb], true)
         } else {
-            (sa, ca.normals[ea])
+            (sa, ca.normals[ea], false)
         };
         if sep <= 0.0 && sat::cores_apart(&ca, cb, sep) {
             return None;
         }
-        Some((sep - ca.radius - cb.radius, normal))
+        Some(FaceSeparation {
+            separation: sep - ca.radius - cb.radius,
+            normal,
+            b_face,
+        })
     })
 }
 
@@ -415,7 +430,10 @@ fn convex_gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) 
     let (ca, cb) = (convex_core(a), convex_core(b));
     let radii = ca.radius + cb.radius;
     if ca.points.len() >= 2 && cb.points.len() >= 2 {
-        let Some((gap, _)) = separation_bound(a, xa, b, xb) else {
+        let Some(FaceSeparation {
+            separation: gap, ..
+        }) = separation_bound(a, xa, b, xb)
+        else {
             return Real::NEG_INFINITY;
         };
         if gap + radii <= 0.0 {

@@ -30,8 +30,7 @@ use super::{local_manifold, separation_bound, MANIFOLD_TOLERANCE};
 use crate::constants::{REFERENCE_FACE_BIAS, TOI_EXACT_STEP, TOI_MAX_ITERATIONS, TOI_TOLERANCE};
 use crate::math::Vec2;
 use crate::math::{Aabb, Real, Transform};
-use crate::shape::{Circle, Shape};
-use crate::MAX_POLYGON_VERTICES;
+use crate::shape::{Circle, Core, Shape};
 
 /// Settings of a time-of-impact query.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -692,166 +691,235 @@ const ATTACHED_SPAN: Real = 3.0;
 /// Most spans the attached bound tries per iteration.
 const ATTACHED_PASSES: usize = 4;
 
-/// Second-order lower bounds of the gap along an axis *turning with one of the pieces*, from the
-/// poses at time `t`, for steps longer than the first-order bound `|ℓ·n| + |ΘA|·RA + |ΘB|·RB`.
+/// Lower bounds of the gap along an axis *turning with one of the pieces*, from the poses at
+/// time `t`, for steps longer than the first-order bound `|ℓ·n| + |ΘA|·RA + |ΘB|·RB`.
 ///
 /// Along a fixed world axis, A's own turn swings the corners of the face the axis is normal to
 /// out along it at first order, though the gap to B does not close that fast: a fixed axis
 /// underestimates the closing and advancement converges only linearly (by a factor of about 8 per
 /// iteration for boxes turning 3 rad a step). In A's frame A's support along the axis is a
 /// constant `h`, and each core point `q` of B gives `f(t) = n(t)·(q(t) − cA(t)) − h`, with `n(t)`
-/// turning with A. Its rate at `t` is exact, `n·(ℓ − ΘA·D⊥ + (ΘB − ΘA)·ρ⊥)` (`ℓ`: B's displacement
-/// relative to A per unit step, `D`: B's centre from A's, `ρ`: `q` from B's centre); its second
-/// derivative is at most `k = 2|ΘA|·|ℓ| + ΘA²·|D| + (ΘB − ΘA)²·|ρ|` in size (the derivatives of
-/// `R(−θA)·D` and `R(θB − θA)·ρ`), with `|D|` bounded over the span and `|ρ|` by B's core reach. So
-/// `f` stays above `f(t) + f'(t)·Δ − ½·k·Δ²`, and the least of these quadratics over B's points,
-/// less the radii, bounds the gap from below (any axis does, at every time): the pieces cannot
-/// come within the target before its first root. The same with the roles swapped gives the axis
-/// turning with B. Near a face–corner contact this converges like Newton's method on the true gap
-/// (the first-order rate is exact): 3.1 iterations per box–box query at ±3 rad instead of 6.2.
-struct AttachedBound {
-    /// Per side (A's axis `n`, B's axis `−n`): the other piece's core points (world, at `t`)
-    /// projected on the axis, relative to this side's support and less the radii and target, and
-    /// their rates; the common curvature terms.
-    sides: [AttachedSide; 2],
+/// turning with A. With `ℓ` B's displacement relative to A per unit step, `D` B's centre from
+/// A's and `ρ` the point from B's centre (all world), its derivatives at `t` are exact:
+///
+/// - `f' = n·(ℓ − ΘA·D⊥) + (ΘB − ΘA)·n·ρ⊥`,
+/// - `f'' = −n·(ΘA²·D + 2·ΘA·ℓ⊥) − (ΘB − ΘA)²·n·ρ`,
+///
+/// (the derivatives of `R(−θA)·D` and `R(θB − θA)·ρ` seen along the axis), and over a span
+/// `|f''| ≤ 2|ΘA|·|ℓ| + ΘA²·|D| + (ΘB − ΘA)²·|ρ|` and `|f'''| ≤ |ΘA|³·|D| + 3·ΘA²·|ℓ| +
+/// |ΘB − ΘA|³·|ρ|`, with `|D|` bounded over the span and `|ρ|` by B's core reach. Either gives a
+/// quadratic `g0 + g1·Δ − ½·k·Δ²` below `f` over the span: `k` the bound on `|f''|`, or `k =
+/// j·span/3 − f''` with `j` the bound on `|f'''|` (as `−j·Δ³/6 ≥ −j·span·Δ²/6` there), and the
+/// larger of the two (the smaller `k`) is kept. The least of these over B's points, less the
+/// radii, bounds the gap from below (any axis does, at every time): the pieces cannot come within
+/// the target before its first root. The same with the roles swapped gives the axis turning with
+/// B. Near a face–corner contact the second form has the exact curvature and its error shrinks
+/// with the cube of the step, so advancement converges faster than Newton's method on the true
+/// gap: 2.1 steps per box–box query at ±3 rad, against 3.1 with the first form alone and 6.2
+/// along fixed axes.
+struct AttachedBound<'p> {
+    /// A's axis `n`, then B's axis `−n`, where built (see [`Sides`]).
+    sides: [Option<AttachedSide<'p>>; 2],
 }
 
-/// One side of [`AttachedBound`].
-struct AttachedSide {
-    gaps: [(Real, Real); MAX_POLYGON_VERTICES],
-    count: usize,
-    /// `k` is `turn_speed + turn_sq · (|D| + |ℓ|·span) + turn_rel_sq · reach`.
-    turn_speed: Real,
-    turn_sq: Real,
+/// Which sides of an [`AttachedBound`] to build. Where the axis is a face normal, the side turning
+/// with the face's piece: its support along the axis is the face itself, and the other side
+/// rarely steps farther (2.13 steps per box–box query at ±3 rad with that side alone, 2.12 with
+/// both, at half the work).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sides {
+    /// The axis turning with A.
+    A,
+    /// The axis turning with B.
+    B,
+    /// Both.
+    Both,
+}
+
+/// One side of [`AttachedBound`]: the axis turning with its own piece and what the other
+/// piece's core points need to give their gaps along it.
+struct AttachedSide<'p> {
+    /// The other piece's core points (its frame).
+    points: &'p [Vec2],
+    /// The axis in the other piece's frame: a point `q` projects on it as `axis·q` plus the
+    /// pose's part, and on its perpendicular as `axis⊥·q` plus the pose's part.
+    axis: Vec2,
+    /// The parts of `f`, `f'` and `f''` (metres, per step, per step²) common to every point.
+    gap: Real,
+    rate: Real,
+    curve: Real,
+    /// The other piece's turn relative to this side's piece (radians per step), and its square.
+    turn_rel: Real,
+    turn_rel_sq: Real,
+    /// `|D|` at `t` (metres) and `|ℓ|` (metres per step): `|D|` over a span is below
+    /// `far + speed·span`.
     far: Real,
     speed: Real,
-    turn_rel_sq_reach: Real,
+    /// `|f''| ≤ curve_bound.0 + curve_bound.1·|D|`, `|f'''| ≤ jerk_bound.0 + jerk_bound.1·|D|`.
+    curve_bound: (Real, Real),
+    jerk_bound: (Real, Real),
 }
 
-impl AttachedBound {
-    /// The bound for pieces at poses `xa`, `xb` (time `t`), axis `n` (world, from A toward B),
-    /// target `tau`. `None` for pieces without a core (never the case for valid shapes) or with
-    /// more core points than a polygon may have.
+/// What one side of [`AttachedBound`] is built from: the axis `n` (world, turning with the
+/// `own` piece), each piece's core points (its frame) and pose, the other piece's body centre,
+/// the other's displacement `rel` and centre offset `d` relative to the own piece (world), the
+/// own piece's turn and the other's relative turn (radians per step) and the other's core reach
+/// (metres).
+struct Side<'p> {
+    n: Vec2,
+    own: (&'p [Vec2], &'p Transform),
+    other: (&'p [Vec2], &'p Transform, Vec2),
+    rel: Vec2,
+    d: Vec2,
+    turn: Real,
+    turn_rel: Real,
+    other_reach: Real,
+}
+
+impl<'p> Side<'p> {
+    /// The side's bound. A point `q` of a piece at pose `x` projects on `n` as `(Rᵀn)·q + n·T`
+    /// and on `n⊥` as `(Rᵀn)⊥·q + n⊥·T`: the axis is turned into each piece's frame once, and
+    /// no point is moved to the world.
+    #[inline]
+    fn bound(self, rounding: Real) -> AttachedSide<'p> {
+        let (own_points, own_pose) = self.own;
+        let (points, other_pose, other_centre) = self.other;
+        let (n, turn, turn_rel) = (self.n, self.turn, self.turn_rel);
+        let u = own_pose.rotation.inv_rotate(n);
+        let support = own_points
+            .iter()
+            .map(|&p| u.dot(p))
+            .fold(Real::NEG_INFINITY, Real::max)
+            + n.dot(own_pose.translation);
+        // The other piece's frame origin from its body centre; n·ρ⊥ = −n⊥·ρ.
+        let offset = other_pose.translation - other_centre;
+        let turn_rel_sq = turn_rel * turn_rel;
+        let (far, speed) = (self.d.length(), self.rel.length());
+        AttachedSide {
+            points,
+            axis: other_pose.rotation.inv_rotate(n),
+            gap: n.dot(other_pose.translation) - support - rounding,
+            rate: n.dot(self.rel - turn * self.d.perp()) - turn_rel * n.perp().dot(offset),
+            curve: -n.dot(turn * turn * self.d + 2.0 * turn * self.rel.perp())
+                - turn_rel_sq * n.dot(offset),
+            turn_rel,
+            turn_rel_sq,
+            far,
+            speed,
+            curve_bound: (
+                2.0 * turn.abs() * speed + turn_rel_sq * self.other_reach,
+                turn * turn,
+            ),
+            jerk_bound: (
+                3.0 * turn * turn * speed + (turn_rel_sq * turn_rel).abs() * self.other_reach,
+                (turn * turn * turn).abs(),
+            ),
+        }
+    }
+}
+
+impl<'p> AttachedBound<'p> {
+    /// The bound for pieces at poses `xa`, `xb` (time `t`) with cores `ca`, `cb` and core
+    /// reaches `reach`, axis `n` (world, from A toward B), target `tau`, with the `sides` asked
+    /// for.
     #[allow(clippy::too_many_arguments)]
     fn new(
         a: &Piece<'_>,
-        xa: &Transform,
+        xa: &'p Transform,
         b: &Piece<'_>,
-        xb: &Transform,
+        xb: &'p Transform,
+        (ca, cb): &(Core<'p>, Core<'p>),
         reach: (Real, Real),
         t: Real,
         n: Vec2,
         tau: Real,
-    ) -> Option<Self> {
-        let (ca, cb) = (a.shape.core()?, b.shape.core()?);
-        if ca.points.len() > MAX_POLYGON_VERTICES || cb.points.len() > MAX_POLYGON_VERTICES {
-            return None;
-        }
+        sides: Sides,
+    ) -> Self {
         let centre = |p: &Piece<'_>| p.motion.start.translation + t * p.motion.linear;
         let (centre_a, centre_b) = (centre(a), centre(b));
-        let mut world_a = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-        let mut world_b = [Vec2::ZERO; MAX_POLYGON_VERTICES];
-        for (w, &p) in world_a.iter_mut().zip(ca.points) {
-            *w = xa.transform_point(p);
-        }
-        for (w, &q) in world_b.iter_mut().zip(cb.points) {
-            *w = xb.transform_point(q);
-        }
-        let (world_a, world_b) = (&world_a[..ca.points.len()], &world_b[..cb.points.len()]);
-        let rounding = ca.radius + cb.radius + tau;
         let rel = b.motion.linear - a.motion.linear;
         let d = centre_b - centre_a;
-        let (far, speed) = (d.length(), rel.length());
-        let side = |n: Vec2,
-                    own: &[Vec2],
-                    other: &[Vec2],
-                    other_centre: Vec2,
-                    rel: Vec2,
-                    d: Vec2,
-                    turn: Real,
-                    turn_rel: Real,
-                    other_reach: Real| {
-            let support = own
-                .iter()
-                .map(|&p| n.dot(p))
-                .fold(Real::NEG_INFINITY, Real::max);
-            let rate_common = n.dot(rel - turn * d.perp());
-            let mut gaps = [(0.0, 0.0); MAX_POLYGON_VERTICES];
-            for (g, &w) in gaps.iter_mut().zip(other) {
-                *g = (
-                    n.dot(w) - support - rounding,
-                    rate_common + turn_rel * n.dot((w - other_centre).perp()),
-                );
-            }
-            AttachedSide {
-                gaps,
-                count: other.len(),
-                turn_speed: 2.0 * turn.abs() * speed,
-                turn_sq: turn * turn,
-                far,
-                speed,
-                turn_rel_sq_reach: turn_rel * turn_rel * other_reach,
-            }
-        };
+        let rounding = ca.radius + cb.radius + tau;
         let (turn_a, turn_b) = (a.motion.angular, b.motion.angular);
-        Some(Self {
-            sides: [
-                side(
-                    n,
-                    world_a,
-                    world_b,
-                    centre_b,
-                    rel,
-                    d,
-                    turn_a,
-                    turn_b - turn_a,
-                    reach.1,
-                ),
-                side(
-                    -n,
-                    world_b,
-                    world_a,
-                    centre_a,
-                    -rel,
-                    -d,
-                    turn_b,
-                    turn_a - turn_b,
-                    reach.0,
-                ),
-            ],
-        })
+        let side_a = (sides != Sides::B).then(|| {
+            Side {
+                n,
+                own: (ca.points, xa),
+                other: (cb.points, xb, centre_b),
+                rel,
+                d,
+                turn: turn_a,
+                turn_rel: turn_b - turn_a,
+                other_reach: reach.1,
+            }
+            .bound(rounding)
+        });
+        let side_b = (sides != Sides::A).then(|| {
+            Side {
+                n: -n,
+                own: (cb.points, xb),
+                other: (ca.points, xa, centre_a),
+                rel: -rel,
+                d: -d,
+                turn: turn_b,
+                turn_rel: turn_a - turn_b,
+                other_reach: reach.0,
+            }
+            .bound(rounding)
+        });
+        Self {
+            sides: [side_a, side_b],
+        }
     }
 
-    /// The longest step within `span` (step fraction) over which either side's bound stays above
-    /// the target (0 if a point is already at it).
+    /// The longest step within `span` (step fraction) over which a built side's bound stays
+    /// above the target (0 if a point is already at it).
     fn step(&self, span: Real) -> Real {
         self.sides
             .iter()
+            .flatten()
             .map(|side| side.step(span))
             .fold(0.0, Real::max)
     }
 }
 
-impl AttachedSide {
+impl AttachedSide<'_> {
+    /// The longest step within `span` (step fraction) over which every point's bound stays
+    /// above the target (0 if a point is already at it).
     fn step(&self, span: Real) -> Real {
-        let k = self.turn_speed
-            + self.turn_sq * (self.far + self.speed * span)
-            + self.turn_rel_sq_reach;
+        let far = self.far + self.speed * span;
+        let k_turn = self.curve_bound.0 + self.curve_bound.1 * far;
+        let j_span = (self.jerk_bound.0 + self.jerk_bound.1 * far) * span / 3.0;
+        let perp = self.axis.perp();
         let mut step = span;
-        for &(g0, g1) in &self.gaps[..self.count] {
+        for &q in self.points {
+            let g0 = self.gap + self.axis.dot(q);
             if g0 <= 0.0 {
                 return 0.0;
             }
-            if g0 + (g1 - 0.5 * k * step) * step >= 0.0 {
+            let g1 = self.rate - self.turn_rel * perp.dot(q);
+            let k = k_turn.min(j_span - (self.curve - self.turn_rel_sq * self.axis.dot(q)));
+            // Whether the bound stays positive over the whole span is decided without a root
+            // (and against the span, not the step so far, so that the roots below do not wait
+            // on each other): positive at the span's end, and concave or still falling there.
+            let end = g0 + (g1 - 0.5 * k * span) * span;
+            if end >= 0.0 && (k >= 0.0 || g1 - k * span <= 0.0) {
                 continue;
             }
-            // First positive root of g0 + g1·Δ − ½·k·Δ², in the form without cancellation
-            // (k > 0 here: with k = 0 and g1 ≥ 0 the value never falls).
-            let root_d = (g1 * g1 + 2.0 * k * g0).sqrt();
+            // First positive root of g0 + g1·Δ − ½·k·Δ², in the form without cancellation.
+            // With k < 0 the bound is convex: it has a root only while falling (g1 < 0) and
+            // deep enough (a non-negative discriminant); both roots are then positive and this
+            // is the smaller.
+            let disc = g1 * g1 + 2.0 * k * g0;
             let root = if g1 < 0.0 {
-                2.0 * g0 / (root_d - g1)
+                if disc < 0.0 {
+                    continue;
+                }
+                2.0 * g0 / (disc.sqrt() - g1)
+            } else if k > 0.0 {
+                (g1 + disc.sqrt()) / k
             } else {
-                (g1 + root_d) / k
+                continue; // rising and not concave: never falls
             };
             step = step.min(root);
         }
@@ -863,8 +931,9 @@ impl AttachedSide {
 /// iterate uses a lower bound of the gap along a fixed axis: the SAT face separation while it is
 /// above the target (any fixed axis bounds the distance from below), the exact gap near the end.
 fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) -> Option<Toi> {
+    let cores = (a.shape.core()?, b.shape.core()?);
     let core_reach = (a.core_reach(), b.core_reach());
-    let reach = (core_reach.0 + a.rounding(), core_reach.1 + b.rounding());
+    let reach = (core_reach.0 + cores.0.radius, core_reach.1 + cores.1.radius);
     let spin = a.motion.angular.abs() * core_reach.0 + b.motion.angular.abs() * core_reach.1;
     let relative = a.motion.linear - b.motion.linear;
     let tau = options.target_separation;
@@ -873,13 +942,30 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
     // spinners it lands within a fraction of a turn of the contact.
     let mut t: Real = rotation_free_start(a, b, reach, options)?;
     let budget = rotating_budget(options.max_iterations, a.motion.angular, b.motion.angular);
+    // The attached bound's sides where the axis is not a face's: against a piece whose core is
+    // one point (a disc, whose own turn moves nothing), the axis turning with the other piece.
+    let unowned_sides = match (cores.0.points.len() == 1, cores.1.points.len() == 1) {
+        (true, _) => Sides::B,
+        (_, true) => Sides::A,
+        _ => Sides::Both,
+    };
     for iteration in 0..budget {
         let (xa, xb) = (a.pose_at(t), b.pose_at(t));
         // The cheap SAT bound while it is far from the target; the exact gap once it is close.
         let bound = separation_bound(a.shape, &xa, b.shape, &xb)
-            .filter(|(s, _)| *s > tau + options.tolerance);
+            .filter(|face| face.separation > tau + options.tolerance);
+        let sides = bound.map_or(
+            unowned_sides,
+            |face| {
+                if face.b_face {
+                    Sides::B
+                } else {
+                    Sides::A
+                }
+            },
+        );
         let (separation, normal) = match bound {
-            Some(sn) => sn,
+            Some(face) => (face.separation, face.normal),
             None => {
                 let m = unbounded_manifold(a, &xa, b, &xb)?;
                 if t == 0.0 && m.separation <= tau.min(0.0) {
@@ -903,26 +989,22 @@ fn conservative_advancement(a: &Piece<'_>, b: &Piece<'_>, options: &ToiOptions) 
         // Near a contact the first-order steps shrink with the gap; the attached bound steps
         // like Newton's method there, and over a closest approach that does not come.
         let step = if linear_step < ATTACHED_STEP_BELOW {
-            match AttachedBound::new(a, &xa, b, &xb, core_reach, t, n, tau) {
-                Some(bound) => {
-                    // Spans a few times the first-order step (a tighter curvature bound); while
-                    // the bound holds over the whole span, a longer one.
-                    let (mut span, mut step) = (linear_step, linear_step);
-                    for _ in 0..ATTACHED_PASSES {
-                        if span >= 1.0 - t {
-                            break;
-                        }
-                        span = (ATTACHED_SPAN * span).min(1.0 - t);
-                        let attached = bound.step(span);
-                        step = step.max(attached);
-                        if attached < span {
-                            break;
-                        }
-                    }
-                    step
+            let bound = AttachedBound::new(a, &xa, b, &xb, &cores, core_reach, t, n, tau, sides);
+            // Spans a few times the first-order step (a tighter curvature bound); while the bound
+            // holds over the whole span, a longer one.
+            let (mut span, mut step) = (linear_step, linear_step);
+            for _ in 0..ATTACHED_PASSES {
+                if span >= 1.0 - t {
+                    break;
                 }
-                None => linear_step,
+                span = (ATTACHED_SPAN * span).min(1.0 - t);
+                let attached = bound.step(span);
+                step = step.max(attached);
+                if attached < span {
+                    break;
+                }
             }
+            step
         } else {
             linear_step
         };
@@ -1038,11 +1120,12 @@ mod tests {
             let (pa, pb) = (Piece::new(&sa, Transform::IDENTITY, &ma), Piece::new(&sb, placement, &mb));
             prop_assert!(separation_along(&pa, &pb, t, n) > tau);
             let reach = (pa.core_reach(), pb.core_reach());
-            let bound = AttachedBound::new(&pa, &pa.pose_at(t), &pb, &pb.pose_at(t), reach, t, n, tau)
-                .expect("valid shapes have cores");
+            let (xa, xb) = (pa.pose_at(t), pb.pose_at(t));
+            let cores = (sa.core().expect("convex"), sb.core().expect("convex"));
+            let bound = AttachedBound::new(&pa, &xa, &pb, &xb, &cores, reach, t, n, tau, Sides::Both);
             let span = span_fraction * (1.0 - t);
             for (side, turn, sign) in [(0, ma.angular, 1.0), (1, mb.angular, -1.0)] {
-                let step = bound.sides[side].step(span);
+                let step = bound.sides[side].as_ref().expect("both sides built").step(span);
                 prop_assert!((0.0..=span).contains(&step));
                 for k in 0..=400 {
                     let at = t + step * Real::from(k) / 400.0;

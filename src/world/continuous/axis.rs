@@ -109,8 +109,8 @@ pub(super) fn axis_gap(
             Some((r.distance - radii, axis))
         }
         _ => {
-            if let Some((gap, normal)) = separation_bound(a, xa, b, xb) {
-                return Some((gap, xa.transform_vector(normal)));
+            if let Some(face) = separation_bound(a, xa, b, xb) {
+                return Some((face.separation, xa.transform_vector(face.normal)));
             }
             // Two segment-like cores whose faces do not bound the gap: they are apart (the bound
             // says so), and the line through their closest points separates them by the distance.
