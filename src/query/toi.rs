@@ -780,7 +780,7 @@ impl<'p> Side<'p> {
     /// The side's bound. A point `q` of a piece at pose `x` projects on `n` as `(Rᵀn)·q + n·T`
     /// and on `n⊥` as `(Rᵀn)⊥·q + n⊥·T`: the axis is turned into each piece's frame once, and
     /// no point is moved to the world.
-    #[inline]
+    #[inline(always)]
     fn bound(self, rounding: Real) -> AttachedSide<'p> {
         let (own_points, own_pose) = self.own;
         let (points, other_pose, other_centre) = self.other;
