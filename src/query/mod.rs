@@ -430,10 +430,7 @@ fn convex_gap_lower_bound(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) 
     let (ca, cb) = (convex_core(a), convex_core(b));
     let radii = ca.radius + cb.radius;
     if ca.points.len() >= 2 && cb.points.len() >= 2 {
-        let Some(FaceSeparation {
-            separation: gap, ..
-        }) = separation_bound(a, xa, b, xb)
-        else {
+        let Some(gap) = separation_bound(a, xa, b, xb).map(|face| face.separation) else {
             return Real::NEG_INFINITY;
         };
         if gap + radii <= 0.0 {

@@ -18,6 +18,8 @@
 //!    any point can turn, `R` being the farthest point from the rotation centre), and the distance is
 //!    at least the separation along any fixed axis. So advancing by `(s − target)/μ` cannot skip a
 //!    contact; the loop stops when the gap is within the tolerance. No cap on the angle per step.
+//!    Near a contact a longer step comes from quadratic lower bounds of the gap along an axis
+//!    turning with one piece, built from its exact rate and curvature (`AttachedBound`).
 //!
 //! Compounds take the earliest time over their pieces. Shapes already touching at `t = 0` give
 //! `t = 0` with [`ToiStatus::Overlapping`] and the MTV.
