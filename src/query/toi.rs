@@ -152,7 +152,11 @@ impl ToiOptions {
 /// as an error instead.
 #[must_use]
 pub fn time_of_impact(a: &Shape, ma: &Motion, b: &Shape, mb: &Motion) -> Option<Toi> {
-    time_of_impact_with(a, ma, b, mb, &ToiOptions::default()).unwrap_or(None)
+    // The default options are valid by construction: only the motions need checking.
+    if !(ma.is_finite() && mb.is_finite()) {
+        return None;
+    }
+    time_of_impact_unchecked(a, ma, b, mb, &ToiOptions::default())
 }
 
 /// [`time_of_impact`] with explicit options. Errors on non-finite motions or invalid options.
