@@ -183,6 +183,19 @@ impl LocalManifold {
     /// cannot be forwarded to the wider load), about a third of a box–circle query's time.
     #[inline]
     pub fn world_contact(&self, xa: &Transform, keep: Real) -> Contact {
+        if self.count == 1 {
+            // One point is kept whatever its depth: the contact is built whole, with no write at
+            // a computed index (such a write stalls the copy of the result that follows).
+            let p = &self.points[0];
+            return Contact {
+                normal: xa.transform_vector(self.normal),
+                depth: (-self.separation).max(0.0),
+                points: [xa.transform_point(p.point), Vec2::ZERO],
+                point_depths: [(-p.separation).max(0.0), 0.0],
+                ids: [p.id, FeatureId::default()],
+                count: 1,
+            };
+        }
         let mut c = Contact {
             normal: xa.transform_vector(self.normal),
             depth: (-self.separation).max(0.0),

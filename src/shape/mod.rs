@@ -368,7 +368,7 @@ impl Shape {
     }
 
     /// The rounded-core view of a convex shape; `None` for a compound.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn core(&self) -> Option<Core<'_>> {
         match self {
             Shape::Circle(c) => Some(Core {
