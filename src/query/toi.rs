@@ -1079,6 +1079,13 @@ mod tests {
         lo_b - hi_a - ca.radius - cb.radius
     }
 
+    /// `time_of_impact` skips validating its options on the strength of this.
+    #[test]
+    fn the_default_options_are_valid() {
+        let options = ToiOptions::default();
+        assert!(options.validate().is_ok(), "{options:?}");
+    }
+
     proptest! {
         /// Over the step each side of `AttachedBound` returns, the separation along its axis
         /// (turning with A for the first side, with B for the second) never falls below the
