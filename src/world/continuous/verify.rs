@@ -54,14 +54,14 @@ impl ContinuousPass<'_> {
             if found.is_empty() {
                 return;
             }
-            let hold: Vec<u32> = found.iter().map(|&(i, ..)| i).collect();
+            watch.clear();
             for (i, c, t, toi) in found {
                 self.hold_meeting(i, c, t, toi);
+                watch.push(i);
             }
             // Bodies whose motion reaches a held body must be checked again.
-            watch = hold.clone();
-            for &h in &hold {
-                let reached = self.candidates(h, 0.0);
+            for k in 0..watch.len() {
+                let reached = self.candidates(watch[k], 0.0);
                 watch.extend_from_slice(&reached);
                 self.give_back(reached);
             }
