@@ -14,6 +14,7 @@
 //! small against one solver pass.
 
 use crate::dynamics::constraint::ContactConstraint;
+use core::ops::Range;
 
 /// Number of colours (as Box2D's `B2_GRAPH_COLOR_COUNT`). A body in more constraints than this
 /// sends the excess to the overflow.
@@ -40,6 +41,25 @@ impl Colouring {
         body_count: usize,
         excluded: &[usize],
     ) {
+        let edges = constraints.iter().map(|c| {
+            (
+                c.mass_a.responds().then_some(c.a),
+                c.mass_b.responds().then_some(c.b),
+            )
+        });
+        self.build_edges(edges, body_count, excluded);
+    }
+
+    /// Colours the edges `edges` (each constraint's two solver states, `None` for a body its
+    /// impulses never move) over `body_count` solver states; the edges listed in `excluded`
+    /// (ascending indices) go to the overflow. Contacts and joints are coloured this way, each
+    /// in a colouring of their own.
+    pub fn build_edges(
+        &mut self,
+        edges: impl Iterator<Item = (Option<usize>, Option<usize>)>,
+        body_count: usize,
+        excluded: &[usize],
+    ) {
         const ALL: u32 = (1 << COLOURS) - 1;
         self.used.clear();
         self.used.resize(body_count, 0);
@@ -49,14 +69,12 @@ impl Colouring {
         }
         self.overflow.clear();
         let mut excluded = excluded.iter().copied().peekable();
-        for (k, c) in constraints.iter().enumerate() {
+        for (k, (a, b)) in edges.enumerate() {
             if excluded.peek() == Some(&k) {
                 excluded.next();
                 self.overflow.push(k as u32);
                 continue;
             }
-            let a = c.mass_a.responds().then_some(c.a);
-            let b = c.mass_b.responds().then_some(c.b);
             let taken = |body: Option<usize>| body.map_or(0, |i| self.used[i]);
             // Colour 0 only for pairs of moving bodies.
             let allowed = if a.is_some() && b.is_some() {
@@ -74,6 +92,26 @@ impl Colouring {
                 self.used[i] |= 1 << colour;
             }
             self.colours[colour].push(k as u32);
+        }
+    }
+
+    /// Colours `edges` (as [`Colouring::build_edges`], nothing excluded) and lists them in
+    /// `order` (by index into `edges`), the overflow first, then colour after colour, with one
+    /// range of `order` per list in `ranges` (the overflow's first, then each colour's).
+    pub fn order(
+        &mut self,
+        edges: impl Iterator<Item = (Option<usize>, Option<usize>)>,
+        body_count: usize,
+        order: &mut Vec<u32>,
+        ranges: &mut Vec<Range<u32>>,
+    ) {
+        self.build_edges(edges, body_count, &[]);
+        order.clear();
+        ranges.clear();
+        for list in core::iter::once(&self.overflow).chain(&self.colours) {
+            let start = order.len() as u32;
+            order.extend_from_slice(list);
+            ranges.push(start..order.len() as u32);
         }
     }
 }

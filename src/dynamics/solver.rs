@@ -51,6 +51,10 @@ pub(crate) struct SolverSettings<'a> {
     pub pinned: &'a [usize],
     /// The softness of the joints' rigid parts over a substep.
     pub joint_soft: Softness,
+    /// The joints' stages, as ranges of the joints given to [`ContactSolver::solve`]: the
+    /// overflow (solved alone), then each colour (`graph.rs`: the joints of one colour share no
+    /// body that moves). Empty without joints.
+    pub joint_ranges: &'a [Range<u32>],
     /// Each solver state's inverse masses (index 0, the shared static entry: none).
     pub masses: &'a [InverseMass],
 }
@@ -75,6 +79,9 @@ pub(crate) trait ContactSolver {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SoftStepSolver {
     colouring: Colouring,
+    /// The number of joints in the last step.
+    #[cfg(all(test, feature = "parallel"))]
+    joint_count: usize,
     /// Every colour's constraints, colour after colour (what the bundles pack).
     order: Vec<u32>,
     /// Each bundle's constraints: a range of `order`.
@@ -118,7 +125,8 @@ enum Op {
     SolveOverflow,
     RelaxOverflow,
     RestitutionOverflow,
-    /// The joints' warm start, biased pass and relaxing pass (alone, before the contacts).
+    /// The joints' warm start, biased pass and relaxing pass [joints of one colour, or the
+    /// joints' overflow alone], before the contacts.
     WarmStartJoints,
     SolveJoints,
     RelaxJoints,
@@ -129,6 +137,12 @@ enum Op {
 
 /// Fewest bundles for which the solver shares out over threads: below it, one thread is faster.
 pub(crate) const PARALLEL_MIN_BUNDLES: usize = 64;
+
+/// A step's work in bundles, for [`PARALLEL_MIN_BUNDLES`]: its `bundles`, with its `joints`
+/// counted as a lane of a bundle each (about what one costs).
+fn parallel_work(bundles: usize, joints: usize) -> usize {
+    bundles + joints / LANES
+}
 
 impl ContactSolver for SoftStepSolver {
     fn solve(
@@ -152,10 +166,10 @@ impl ContactSolver for SoftStepSolver {
 }
 
 impl SoftStepSolver {
-    /// Number of bundles in the last step.
+    /// The last step's work, as [`parallel_work`] counts it.
     #[cfg(all(test, feature = "parallel"))]
-    pub fn bundle_count(&self) -> usize {
-        self.wide.len().max(self.scalar.len())
+    pub fn work(&self) -> usize {
+        parallel_work(self.wide.len().max(self.scalar.len()), self.joint_count)
     }
 
     /// The solver of the module notes with bundles on lanes `L`.
@@ -210,7 +224,11 @@ impl SoftStepSolver {
         }
         // Every bundle is packed whole: last step's are reused as they are (no clearing copy).
         bundles.resize(self.members.len(), Bundle::default());
-        let threads = if bundles.len() >= PARALLEL_MIN_BUNDLES {
+        #[cfg(all(test, feature = "parallel"))]
+        {
+            self.joint_count = joints.len();
+        }
+        let threads = if parallel_work(bundles.len(), joints.len()) >= PARALLEL_MIN_BUNDLES {
             stages::thread_count()
         } else {
             1
@@ -222,7 +240,6 @@ impl SoftStepSolver {
             states.len(),
             &colour_bundles,
             settings,
-            !joints.is_empty(),
         );
 
         let pass = |use_bias| Pass {
@@ -255,16 +272,16 @@ impl SoftStepSolver {
             h,
         };
         // SAFETY: the stages run one after the other; the blocks of one stage touch disjoint
-        // items (constraints, bundles, states by range), the bundles of one colour move disjoint
-        // bodies and read no body another moves (colouring), and a stage of the overflow or
-        // `hold_out` runs alone (one block). What a stage only reads, none of its blocks writes.
+        // items (constraints, bundles, joints, states by range), the bundles (and the joints) of
+        // one colour move disjoint bodies and read no body another moves (colouring), and a stage
+        // of an overflow or `hold_out` runs alone (one block). What a stage only reads, none of
+        // its blocks writes.
         let run = |op: Op, items: Range<usize>| unsafe { data.run(op, items) };
         stages::run_stages(&self.stages, threads, &run);
     }
 
-    /// This step's stages: the module notes' sequence, with the overflow (solved one by one, before
-    /// the colours) and `hold_out` as stages that run alone.
-    #[allow(clippy::too_many_arguments)]
+    /// This step's stages: the module notes' sequence, with the overflows (solved one by one,
+    /// before the colours) and `hold_out` as stages that run alone.
     fn build_stages(
         &mut self,
         substeps: u32,
@@ -273,7 +290,6 @@ impl SoftStepSolver {
         state_count: usize,
         colour_bundles: &[Range<u32>],
         settings: &SolverSettings<'_>,
-        joints: bool,
     ) {
         // About four blocks per thread, so a thread that falls behind leaves work to the others.
         let over = |items: Range<u32>, op: Op, min_block: u32| Stage {
@@ -300,13 +316,31 @@ impl SoftStepSolver {
                 stages.push(Stage::alone(op));
             }
         };
+        // The joints' overflow (the first range) runs alone, as one block; their colours share out.
+        let joint_ranges = settings.joint_ranges;
+        let joints = |stages: &mut Vec<Stage<Op>>, op: Op| {
+            for (k, range) in joint_ranges.iter().enumerate() {
+                if range.is_empty() {
+                    continue;
+                }
+                stages.push(if k == 0 {
+                    Stage {
+                        op,
+                        items: range.clone(),
+                        block: range.end - range.start,
+                    }
+                } else {
+                    over(range.clone(), op, 16)
+                });
+            }
+        };
         let bodies = 1..state_count as u32; // past the shared static entry
         for _ in 0..substeps {
             stages.push(over(bodies.clone(), Op::IntegrateVelocities, 256));
-            alone(stages, joints, Op::WarmStartJoints);
+            joints(stages, Op::WarmStartJoints);
             alone(stages, overflow, Op::WarmStartOverflow);
             colours(stages, Op::WarmStart);
-            alone(stages, joints, Op::SolveJoints);
+            joints(stages, Op::SolveJoints);
             alone(stages, overflow, Op::SolveOverflow);
             colours(stages, Op::Solve);
             alone(stages, pinned, Op::HoldOutSolve);
@@ -314,7 +348,7 @@ impl SoftStepSolver {
             // Both passes go overflow first, then colour by colour. (Relaxing in the reverse order,
             // which cancels the one-by-one loop's Gauss–Seidel bias to first order, unsettles
             // coloured stacks: the 100-row pyramid ends with 1.4 J of kinetic energy, not 9e-3 J.)
-            alone(stages, joints, Op::RelaxJoints);
+            joints(stages, Op::RelaxJoints);
             alone(stages, overflow, Op::RelaxOverflow);
             colours(stages, Op::Relax);
             alone(stages, pinned, Op::HoldOutRelax);
@@ -667,17 +701,18 @@ impl<L: Lanes> StageData<'_, L> {
                 overflow,
                 self.threshold,
             ),
+            // The joints of one colour move disjoint bodies and read none another moves; the
+            // overflow's run alone.
+            // The joints of one colour move disjoint bodies and read none another moves; the
+            // overflow's run alone.
             Op::WarmStartJoints => {
-                let states = states.all_mut();
-                self.joints
-                    .all()
-                    .iter()
-                    .for_each(|j| j.warm_start(states, &self.joint_step));
+                for j in self.joints.slice_mut(items) {
+                    j.warm_start(states, &self.joint_step);
+                }
             }
             Op::SolveJoints | Op::RelaxJoints => {
-                let states = states.all_mut();
                 let use_bias = op == Op::SolveJoints;
-                for j in self.joints.all_mut() {
+                for j in self.joints.slice_mut(items) {
                     j.solve(states, use_bias, &self.joint_step);
                 }
             }

@@ -176,7 +176,7 @@ pub struct StepEvents {
     pub sensor_begin: Vec<SensorEvent>,
     /// Shapes that left a sensor (a visitor that crossed it within the step has both events).
     pub sensor_end: Vec<SensorEvent>,
-    /// Joints whose reaction passed a threshold.
+    /// Joints whose reaction passed a threshold, in the order of their ids' indices.
     pub joint_events: Vec<JointEvent>,
     /// Bodies that fell asleep at the end of the step (their island rested long enough).
     pub fell_asleep: Vec<BodyId>,

@@ -28,11 +28,13 @@ use crate::dynamics::constraint::{
     BodySim, BodyState, ConstraintPoint, ContactConstraint, Softness,
 };
 use crate::dynamics::contact_math::InverseMass;
-use crate::dynamics::joint::{JointConstraint, JointStep};
+use crate::dynamics::graph::Colouring;
+use crate::dynamics::joint::{Joint, JointConstraint, JointStep};
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
 use crate::query::MAX_MANIFOLD_POINTS;
+use core::ops::Range;
 
 /// The solver's reused buffers.
 #[derive(Clone, Debug, Default)]
@@ -60,8 +62,16 @@ pub(crate) struct SolverBuffers {
     any_kinematic: bool,
     /// The contact solver and its buffers (colouring, bundles).
     solver: SoftStepSolver,
-    /// The joints prepared for this step.
+    /// The joints prepared for this step, overflow first, then colour after colour
+    /// (`joint_ranges`).
     joints: Vec<JointConstraint>,
+    /// The joints' colouring (a graph of their own: the solver takes the joints before the
+    /// contacts), their slots in storage order and their order by colour (indices into
+    /// `joint_slots`), and the ranges of `joints` the solver's joint stages run over.
+    joint_colouring: Colouring,
+    joint_slots: Vec<u32>,
+    joint_order: Vec<u32>,
+    joint_ranges: Vec<Range<u32>>,
     /// The softness of the joints' rigid parts over a substep, this step.
     joint_soft: Softness,
 }
@@ -100,6 +110,7 @@ pub(super) fn solve(
         restitution_threshold: config.restitution_threshold,
         pinned: &solver.pinned,
         joint_soft: solver.joint_soft,
+        joint_ranges: &solver.joint_ranges,
         masses: &solver.masses,
     };
     solver.solver.solve(
@@ -306,7 +317,9 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     }
 }
 
-/// One prepared constraint per joint (see `dynamics/joint/step.rs`).
+/// One prepared constraint per joint (see `dynamics/joint/step.rs`), coloured (`graph.rs`) and
+/// laid out overflow first, then colour after colour, so that each of the solver's joint stages
+/// runs over a contiguous range and the joints of one colour can share out over threads.
 fn build_joints(
     config: &WorldConfig,
     joints: &JointSet,
@@ -314,6 +327,7 @@ fn build_joints(
     solver: &mut SolverBuffers,
 ) {
     solver.joints.clear();
+    solver.joint_ranges.clear();
     if joints.len() == 0 {
         return;
     }
@@ -321,12 +335,32 @@ fn build_joints(
     let h = config.dt / n;
     let hertz = config.joint_hertz.min(0.25 * n / config.dt);
     solver.joint_soft = Softness::new(hertz, config.joint_damping_ratio, h);
-    for (slot, j) in joints.iter() {
+    let (state_of, masses) = (&solver.state_of, &solver.masses);
+    let state = |k: Option<u32>| k.map_or(0, |k| state_of[k as usize] as usize);
+    let states = |j: &Joint| (state(j.body_a), state(Some(j.body_b)));
+    // A body moves under the joint's impulses when its solver entry has mass to respond with
+    // (static, kinematic and sleeping bodies do not: they never block a colour).
+    let moves = |s: usize| masses[s].responds().then_some(s);
+    solver.joint_slots.clear();
+    solver
+        .joint_slots
+        .extend(joints.iter().map(|(slot, _)| slot as u32));
+    let edges = joints.iter().map(|(_, j)| {
+        let (a, b) = states(j);
+        (moves(a), moves(b))
+    });
+    solver.joint_colouring.order(
+        edges,
+        masses.len(),
+        &mut solver.joint_order,
+        &mut solver.joint_ranges,
+    );
+    for &k in &solver.joint_order {
+        let slot = solver.joint_slots[k as usize] as usize;
+        let j = joints.at(slot);
         let a = j.body_a.map(|k| bodies.at(k));
         let b = bodies.at(j.body_b);
-        let state = |k: Option<u32>| k.map_or(0, |k| solver.state_of[k as usize] as usize);
-        let states = (state(j.body_a), state(Some(j.body_b)));
-        let c = JointConstraint::prepare(slot, j, (a, b), states, &solver.masses);
+        let c = JointConstraint::prepare(slot, j, (a, b), states(j), masses);
         solver.joints.push(c);
     }
 }
@@ -348,6 +382,7 @@ fn store_joints(
         soft: solver.joint_soft,
         masses: &solver.masses,
     };
+    let first_event = events.joint_events.len();
     for c in &solver.joints {
         let (force, torque) = c.reaction(&solver.states, &step);
         let id = joints.id(c.slot());
@@ -366,6 +401,8 @@ fn store_joints(
             });
         }
     }
+    // In slot order, as the joints are stored (the solver took them colour by colour).
+    events.joint_events[first_event..].sort_unstable_by_key(|e| e.joint.index);
 }
 
 /// Accumulated impulses back to the manifold points they came from.
@@ -539,7 +576,8 @@ mod tests {
 
     /// The `parallel` feature's promise: a step gives the same bits on any number of threads.
     /// The pyramid exercises the solver's stages (more bundles than the parallel threshold) and
-    /// the narrow phase; the falling pile the continuous pass's first sweeps as well.
+    /// the narrow phase; the falling pile the continuous pass's first sweeps as well; the chains
+    /// the joints' colours.
     #[cfg(feature = "parallel")]
     #[test]
     fn steps_are_bit_identical_for_any_thread_count() {
@@ -556,8 +594,8 @@ mod tests {
                     world.step();
                     impacts += world.events().impacts.len();
                 }
-                let bundles = world.buffers.solver.solver.bundle_count();
-                (state_bits(&world), bundles, impacts)
+                let work = world.buffers.solver.solver.work();
+                (state_bits(&world), work, impacts)
             })
         };
         // (Sleep off: the pyramid would be asleep, with no bundles, by the end.)
@@ -567,15 +605,17 @@ mod tests {
             w.set_config(c).expect("a valid config");
             w
         }
-        let scenes: [(fn() -> World, usize); 2] = [
+        let scenes: [(fn() -> World, usize); 3] = [
             (|| awake(scenes::pyramid(30).world), 120),
             (|| awake(scenes::falling_mixed(400).world), 150),
+            // 1,200 joints, whose colours share out too.
+            (|| awake(scenes::hanging_chains(40, 30).world), 120),
         ];
         for (scene, steps) in scenes {
-            let (one, bundles, impacts) = run(1, scene, steps);
+            let (one, work, impacts) = run(1, scene, steps);
             assert!(
-                bundles >= crate::dynamics::solver::PARALLEL_MIN_BUNDLES,
-                "{bundles}"
+                work >= crate::dynamics::solver::PARALLEL_MIN_BUNDLES,
+                "{work}"
             );
             for threads in [2, 4] {
                 let (many, _, many_impacts) = run(threads, scene, steps);

@@ -33,6 +33,7 @@ pub(crate) mod mouse;
 pub(crate) mod parts;
 pub(crate) mod prismatic;
 pub(crate) mod revolute;
+#[allow(unsafe_code)] // joints of one colour read and write body states through `SharedSlice`
 mod step;
 pub(crate) mod weld;
 pub(crate) mod wheel;

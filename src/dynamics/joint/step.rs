@@ -5,6 +5,7 @@
 
 use crate::dynamics::constraint::{BodyState, Softness};
 use crate::dynamics::contact_math::InverseMass;
+use crate::dynamics::wide::SharedStates;
 use crate::dynamics::Body;
 use crate::math::{Real, Vec2};
 
@@ -175,77 +176,114 @@ impl JointConstraint {
         }
     }
 
-    /// The velocities of the joint's bodies.
+    /// The joint's two solver states, copied out of the shared states.
+    ///
+    /// # Safety
+    /// No other thread writes either state meanwhile (see [`JointConstraint::solve`]).
     #[inline(always)]
-    fn velocities(&self, states: &[BodyState]) -> Pair {
-        let (sa, sb) = (&states[self.a as usize], &states[self.b as usize]);
-        Pair {
-            va: sa.v,
-            wa: sa.w,
-            vb: sb.v,
-            wb: sb.w,
-        }
+    unsafe fn read(&self, states: &SharedStates<'_>) -> (BodyState, BodyState) {
+        // SAFETY: the caller's contract.
+        unsafe { (*states.get(self.a), *states.get(self.b)) }
     }
 
     /// Writes the velocities back to the bodies that move (their masses in `s`).
+    ///
+    /// # Safety
+    /// No other thread reads or writes the states of the bodies that move meanwhile.
     #[inline(always)]
-    fn write(&self, states: &mut [BodyState], s: &Substep, v: &Pair) {
+    unsafe fn write(&self, states: &SharedStates<'_>, s: &Substep, v: &Pair) {
         if s.ma.responds() {
-            states[self.a as usize].v = v.va;
-            states[self.a as usize].w = v.wa;
+            // SAFETY: the caller's contract.
+            let state = unsafe { states.get_mut(self.a) };
+            state.v = v.va;
+            state.w = v.wa;
         }
         if s.mb.responds() {
-            states[self.b as usize].v = v.vb;
-            states[self.b as usize].w = v.wb;
+            // SAFETY: the caller's contract.
+            let state = unsafe { states.get_mut(self.b) };
+            state.v = v.vb;
+            state.w = v.wb;
         }
-    }
-
-    /// The two bodies' solver states.
-    #[inline(always)]
-    fn states<'s>(&self, states: &'s [BodyState]) -> (&'s BodyState, &'s BodyState) {
-        (&states[self.a as usize], &states[self.b as usize])
     }
 
     /// Applies the accumulated impulses (warm start).
-    pub fn warm_start(&self, states: &mut [BodyState], step: &JointStep<'_>) {
-        each_kind!(&self.kind, k => self.warm_start_kind(k, states, step));
+    ///
+    /// # Safety
+    /// As [`JointConstraint::solve`].
+    pub unsafe fn warm_start(&self, states: &SharedStates<'_>, step: &JointStep<'_>) {
+        // SAFETY: the caller's contract.
+        each_kind!(&self.kind, k => unsafe { self.warm_start_kind(k, states, step) });
     }
 
     /// [`warm_start`](Self::warm_start) for a joint of kind `k`.
     #[inline(always)]
-    fn warm_start_kind<K: Rules>(&self, k: &K, states: &mut [BodyState], step: &JointStep<'_>) {
-        let s = self.substep(k, self.states(states), false, true, step);
-        let mut v = self.velocities(states);
+    unsafe fn warm_start_kind<K: Rules>(
+        &self,
+        k: &K,
+        states: &SharedStates<'_>,
+        step: &JointStep<'_>,
+    ) {
+        // SAFETY: the caller's contract.
+        let (sa, sb) = unsafe { self.read(states) };
+        let s = self.substep(k, (&sa, &sb), false, true, step);
+        let mut v = velocities(&sa, &sb);
         k.warm_start(&s, &self.impulses, &mut v);
-        self.write(states, &s, &v);
+        // SAFETY: the caller's contract.
+        unsafe { self.write(states, &s, &v) };
     }
 
     /// One pass: the biased one (`use_bias`) or the relaxing one.
-    pub fn solve(&mut self, states: &mut [BodyState], use_bias: bool, step: &JointStep<'_>) {
+    ///
+    /// # Safety
+    /// No other thread writes the joint's two states meanwhile, nor reads the state of a body the
+    /// joint moves (a body whose inverse mass in `step.masses` responds): the joints solved side
+    /// by side are those of one colour (`graph.rs`), which share no body that moves.
+    pub unsafe fn solve(
+        &mut self,
+        states: &SharedStates<'_>,
+        use_bias: bool,
+        step: &JointStep<'_>,
+    ) {
         let kind = self.kind;
-        each_kind!(&kind, k => self.solve_kind(k, states, use_bias, step));
+        // SAFETY: the caller's contract.
+        each_kind!(&kind, k => unsafe { self.solve_kind(k, states, use_bias, step) });
     }
 
     /// [`solve`](Self::solve) for a joint of kind `k`.
     #[inline(always)]
-    fn solve_kind<K: Rules>(
+    unsafe fn solve_kind<K: Rules>(
         &mut self,
         k: &K,
-        states: &mut [BodyState],
+        states: &SharedStates<'_>,
         use_bias: bool,
         step: &JointStep<'_>,
     ) {
-        let s = self.substep(k, self.states(states), true, use_bias, step);
-        let mut v = self.velocities(states);
+        // SAFETY: the caller's contract.
+        let (sa, sb) = unsafe { self.read(states) };
+        let s = self.substep(k, (&sa, &sb), true, use_bias, step);
+        let mut v = velocities(&sa, &sb);
         k.solve(&s, &mut self.impulses, &mut v);
-        self.write(states, &s, &v);
+        // SAFETY: the caller's contract.
+        unsafe { self.write(states, &s, &v) };
     }
 
     /// The reaction on B over the last substep (`step.h`, s): force (N, world) and torque (N·m).
     pub fn reaction(&self, states: &[BodyState], step: &JointStep<'_>) -> (Vec2, Real) {
+        let (sa, sb) = (&states[self.a as usize], &states[self.b as usize]);
         each_kind!(&self.kind, k => {
-            let s = self.substep(k, self.states(states), false, false, step);
+            let s = self.substep(k, (sa, sb), false, false, step);
             k.reaction(&s, &self.impulses)
         })
+    }
+}
+
+/// The velocities of a joint's two bodies.
+#[inline(always)]
+fn velocities(sa: &BodyState, sb: &BodyState) -> Pair {
+    Pair {
+        va: sa.v,
+        wa: sa.w,
+        vb: sb.v,
+        wb: sb.w,
     }
 }
