@@ -10,6 +10,10 @@
 //! Box2D). A constraint that fits in none of the [`COLOURS`] colours, or that the caller excludes,
 //! goes to the *overflow*, solved one by one by the scalar loop before the colours.
 //!
+//! The contacts and the joints are coloured separately (the joints, solved before the contacts,
+//! in a graph of their own, and laid out colour by colour by [`Colouring::order`]), so that the
+//! joints of one colour can also share out over threads (`docs/simulation.md`, "Joints").
+//!
 //! It is rebuilt every step: O(1) per constraint (two masks, one bit scan) and four bytes per body,
 //! small against one solver pass.
 
