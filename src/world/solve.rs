@@ -66,10 +66,14 @@ pub(crate) struct SolverBuffers {
     /// (`joint_ranges`).
     joints: Vec<JointConstraint>,
     /// The joints' colouring (a graph of their own: the solver takes the joints before the
-    /// contacts), their slots in storage order and their order by colour (indices into
-    /// `joint_slots`), and the ranges of `joints` the solver's joint stages run over.
+    /// contacts), their slots in storage order, this step's edges (the two solver entries each
+    /// joint moves, `NO_NODE` for a body it does not), the edges the order was computed from,
+    /// their order by colour (indices into `joint_slots`), and the ranges of `joints` the
+    /// solver's joint stages run over.
     joint_colouring: Colouring,
     joint_slots: Vec<u32>,
+    joint_edges: Vec<(u32, u32)>,
+    coloured_edges: Vec<(u32, u32)>,
     joint_order: Vec<u32>,
     joint_ranges: Vec<Range<u32>>,
     /// The softness of the joints' rigid parts over a substep, this step.
@@ -317,6 +321,9 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     }
 }
 
+/// A joint's end that its impulses do not move (static, kinematic, asleep), in `joint_edges`.
+const NO_NODE: u32 = u32::MAX;
+
 /// One prepared constraint per joint (see `dynamics/joint/step.rs`), coloured (`graph.rs`) and
 /// laid out overflow first, then colour after colour, so that each of the solver's joint stages
 /// runs over a contiguous range and the joints of one colour can share out over threads.
@@ -327,8 +334,9 @@ fn build_joints(
     solver: &mut SolverBuffers,
 ) {
     solver.joints.clear();
-    solver.joint_ranges.clear();
     if joints.len() == 0 {
+        solver.joint_ranges.clear();
+        solver.coloured_edges.clear();
         return;
     }
     let n = config.substeps.max(1) as Real;
@@ -340,21 +348,33 @@ fn build_joints(
     let states = |j: &Joint| (state(j.body_a), state(Some(j.body_b)));
     // A body moves under the joint's impulses when its solver entry has mass to respond with
     // (static, kinematic and sleeping bodies do not: they never block a colour).
-    let moves = |s: usize| masses[s].responds().then_some(s);
+    let node = |s: usize| {
+        if masses[s].responds() {
+            s as u32
+        } else {
+            NO_NODE
+        }
+    };
     solver.joint_slots.clear();
-    solver
-        .joint_slots
-        .extend(joints.iter().map(|(slot, _)| slot as u32));
-    let edges = joints.iter().map(|(_, j)| {
+    solver.joint_edges.clear();
+    for (slot, j) in joints.iter() {
         let (a, b) = states(j);
-        (moves(a), moves(b))
-    });
-    solver.joint_colouring.order(
-        edges,
-        masses.len(),
-        &mut solver.joint_order,
-        &mut solver.joint_ranges,
-    );
+        solver.joint_slots.push(slot as u32);
+        solver.joint_edges.push((node(a), node(b)));
+    }
+    // The colouring depends on the edges alone: while the joints and the bodies they move are
+    // those of the last step (the common case), its order stands as it is.
+    if solver.joint_edges != solver.coloured_edges {
+        let edge = |k: u32| (k != NO_NODE).then_some(k as usize);
+        let edges = solver.joint_edges.iter().map(|&(a, b)| (edge(a), edge(b)));
+        solver.joint_colouring.order(
+            edges,
+            masses.len(),
+            &mut solver.joint_order,
+            &mut solver.joint_ranges,
+        );
+        std::mem::swap(&mut solver.joint_edges, &mut solver.coloured_edges);
+    }
     for &k in &solver.joint_order {
         let slot = solver.joint_slots[k as usize] as usize;
         let j = joints.at(slot);
@@ -473,6 +493,7 @@ fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec
 
 #[cfg(test)]
 mod tests {
+    use super::NO_NODE;
     use crate::analysis::scenes;
     use crate::dynamics::graph::Colouring;
     use crate::math::Vec2;
@@ -749,5 +770,96 @@ mod tests {
             .all(|k| colouring.overflow.contains(&(*k as u32))));
         // A pyramid needs few colours: nothing overflows but the excluded constraints.
         assert_eq!(colouring.overflow.len(), pinned.len());
+    }
+
+    /// The joints as the solver takes them: every joint once, no two joints of one colour's
+    /// range moving the same body, and the order kept from an earlier step the colouring of this
+    /// step's joints, as a joint is removed, a body put to sleep and woken, and a joint added.
+    #[test]
+    fn each_joint_colour_moves_a_body_once_and_a_kept_order_is_this_steps() {
+        let scene = scenes::hanging_chains(4, 12);
+        let mut world = scene.world;
+        let check = |world: &World, what: &str| {
+            let solver = &world.buffers.solver;
+            let joints = &solver.joints;
+            let mut slots: Vec<usize> = joints.iter().map(|j| j.slot()).collect();
+            slots.sort_unstable();
+            let mut live: Vec<usize> = world.joints.iter().map(|(slot, _)| slot).collect();
+            live.sort_unstable();
+            assert_eq!(slots, live, "{what}: every live joint once");
+            assert_eq!(solver.joint_ranges[0].start, 0, "{what}");
+            assert_eq!(
+                solver.joint_ranges.last().map(|r| r.end as usize),
+                Some(joints.len()),
+                "{what}"
+            );
+            for range in &solver.joint_ranges[1..] {
+                let mut moved = std::collections::HashSet::new();
+                for j in &joints[range.start as usize..range.end as usize] {
+                    for state in [j.a, j.b] {
+                        if solver.masses[state as usize].responds() {
+                            assert!(
+                                moved.insert(state),
+                                "{what}: body {state} twice in a colour"
+                            );
+                        }
+                    }
+                }
+            }
+            // The kept order is what colouring this step's edges gives.
+            assert_eq!(solver.coloured_edges.len(), joints.len(), "{what}");
+            let edge = |k: u32| (k != NO_NODE).then_some(k as usize);
+            let edges = solver
+                .coloured_edges
+                .iter()
+                .map(|&(a, b)| (edge(a), edge(b)));
+            let (mut order, mut ranges) = (Vec::new(), Vec::new());
+            Colouring::default().order(edges, solver.masses.len(), &mut order, &mut ranges);
+            assert_eq!(order, solver.joint_order, "{what}");
+            assert_eq!(ranges, solver.joint_ranges, "{what}");
+            let fresh: Vec<(u32, u32)> = world
+                .joints
+                .iter()
+                .map(|(_, j)| {
+                    let node = |k: Option<u32>| {
+                        let s = k.map_or(0, |k| solver.state_of[k as usize]);
+                        if solver.masses[s as usize].responds() {
+                            s
+                        } else {
+                            NO_NODE
+                        }
+                    };
+                    (node(j.body_a), node(Some(j.body_b)))
+                })
+                .collect();
+            assert_eq!(
+                fresh, solver.coloured_edges,
+                "{what}: the order is this step's"
+            );
+        };
+        for _ in 0..3 {
+            world.step();
+        }
+        check(&world, "unchanged");
+        let ids = world.joint_ids();
+        world.remove_joint(ids[5]).expect("a live joint");
+        world.step();
+        check(&world, "a joint removed");
+        let link = scene.tracked[0];
+        world.put_to_sleep(link).expect("a live body");
+        world.step();
+        check(&world, "a chain asleep");
+        world.wake(link).expect("a live body");
+        world.step();
+        check(&world, "woken");
+        let (a, b) = (ids[0], ids[20]);
+        let body_a = world.joint_bodies(a).expect("a live joint").1;
+        let body_b = world.joint_bodies(b).expect("a live joint").1;
+        let at = world.body(body_a).expect("a live body").pose.translation;
+        world
+            .add_joint(crate::RevoluteJointDef::new(body_a, body_b, at))
+            .expect("a valid joint");
+        world.step();
+        check(&world, "a joint added");
     }
 }
