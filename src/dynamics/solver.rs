@@ -703,8 +703,6 @@ impl<L: Lanes> StageData<'_, L> {
             ),
             // The joints of one colour move disjoint bodies and read none another moves; the
             // overflow's run alone.
-            // The joints of one colour move disjoint bodies and read none another moves; the
-            // overflow's run alone.
             Op::WarmStartJoints => {
                 for j in self.joints.slice_mut(items) {
                     j.warm_start(states, &self.joint_step);
