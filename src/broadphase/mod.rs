@@ -35,6 +35,10 @@ const PREFETCH_AHEAD: usize = 8;
 /// one in `JOIN_SHARE` of all proxies moved since the last update.
 const JOIN_SHARE: usize = 4;
 
+/// Fewest dynamic proxies for which the joined descent shares out over threads.
+#[cfg(feature = "parallel")]
+const PARALLEL_MIN_PROXIES: usize = 1024;
+
 /// Half the speculative distance (metres): two boxes grown by it overlap whenever their shapes are
 /// within the speculative distance, which keeps every such pair in the contact set.
 const PAIR_MARGIN: Real = SPECULATIVE_DISTANCE / 2.0;
@@ -82,6 +86,20 @@ pub(crate) struct BroadPhase {
     /// Per tree, by leaf: in the move buffer of the last update (see `joined_pairs` and
     /// [`BroadPhase::moved_last`]); cleared when the next update starts.
     moved_flags: [Vec<bool>; 3],
+    /// The tasks of a parallel pair search: the tree a task pairs the dynamic tree with (its
+    /// proxy type; dynamic for pairs within it) and the task's two nodes.
+    /// Scratch, not part of a snapshot.
+    #[cfg(feature = "parallel")]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    tasks: Vec<(usize, u32, u32)>,
+    /// Scratch for one tree's tasks.
+    #[cfg(feature = "parallel")]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    tree_tasks: Vec<(u32, u32)>,
+    /// How many pair updates shared their search out over threads (for tests).
+    #[cfg(all(test, feature = "parallel"))]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub shared_out: usize,
 }
 
 impl BroadPhase {
@@ -295,6 +313,13 @@ impl BroadPhase {
     /// (dynamic with itself, with static and with kinematic) by simultaneous descent, kept when
     /// one of the two moved (flagged in `moved_flags`).
     fn joined_pairs(&mut self) {
+        #[cfg(feature = "parallel")]
+        if crate::dynamics::stages::thread_count() > 1
+            && self.trees[ProxyType::Dynamic as usize].len() >= PARALLEL_MIN_PROXIES
+        {
+            self.joined_pairs_shared_out();
+            return;
+        }
         let flags = &self.moved_flags;
         let pairs = &mut self.pairs;
         let dynamic = ProxyType::Dynamic as usize;
@@ -310,6 +335,50 @@ impl BroadPhase {
             self.trees[dynamic].for_each_overlap_with(&self.trees[other], |ia, &a, ib, &b| {
                 report(dynamic, ia, a, other, ib, b);
             });
+        }
+    }
+
+    /// [`joined_pairs`](Self::joined_pairs) over rayon's threads: each descent is split into tasks
+    /// (`DynamicTree::overlap_tasks`, several per thread) that share out, and their pairs are
+    /// gathered in task order. The pairs found are those of the serial descent (each once); their
+    /// order differs, and `update_pairs` sorts them, so the result is the same on any thread count.
+    #[cfg(feature = "parallel")]
+    fn joined_pairs_shared_out(&mut self) {
+        use rayon::prelude::*;
+        #[cfg(test)]
+        {
+            self.shared_out += 1;
+        }
+        let dynamic = ProxyType::Dynamic as usize;
+        let want = 8 * crate::dynamics::stages::thread_count();
+        self.tasks.clear();
+        for other in [
+            dynamic,
+            ProxyType::Static as usize,
+            ProxyType::Kinematic as usize,
+        ] {
+            let with = (other != dynamic).then(|| &self.trees[other]);
+            self.trees[dynamic].overlap_tasks(with, want, &mut self.tree_tasks);
+            let tasks = self.tree_tasks.iter().map(|&(a, b)| (other, a, b));
+            self.tasks.extend(tasks);
+        }
+        let (trees, flags) = (&self.trees, &self.moved_flags);
+        let found: Vec<Vec<(u32, u32)>> = self
+            .tasks
+            .par_iter()
+            .map(|&(other, a, b)| {
+                let mut pairs = Vec::new();
+                let with = (other != dynamic).then(|| &trees[other]);
+                trees[dynamic].for_each_overlap_in(with, (a, b), |ia, &x, ib, &y| {
+                    if flags[dynamic][ia.0 as usize] || flags[other][ib.0 as usize] {
+                        pairs.push((x.min(y), x.max(y)));
+                    }
+                });
+                pairs
+            })
+            .collect();
+        for pairs in found {
+            self.pairs.extend_from_slice(&pairs);
         }
     }
 
@@ -498,11 +567,14 @@ mod tests {
 
     proptest! {
         /// The simultaneous descents find exactly the overlapping leaf pairs (brute force), within
-        /// a tree (each pair once) and across two trees, also after leaves were removed.
+        /// a tree (each pair once) and across two trees, also after leaves were removed; so do
+        /// the same descents split into any number of tasks (the parallel pair search), each
+        /// pair in one task only.
         #[test]
         fn tree_joins_match_brute_force(
             boxes in prop::collection::vec((any::<bool>(), -20.0..20.0f64, -20.0..20.0f64, 0.0..5.0f64, 0.0..5.0f64), 0..80),
             removed in prop::collection::vec(0usize..80, 0..20),
+            want in 1usize..200,
         ) {
             let mut trees = [DynamicTree::new(), DynamicTree::new()];
             let mut leaves: Vec<(usize, ProxyId, Aabb, u32)> = Vec::new();
@@ -533,12 +605,26 @@ mod tests {
             let count = within.len();
             let within: BTreeSet<_> = within.into_iter().collect();
             prop_assert_eq!(count, within.len(), "each pair once");
-            prop_assert_eq!(within, brute(0, 0));
+            prop_assert_eq!(&within, &brute(0, 0));
             let mut across = BTreeSet::new();
             trees[0].for_each_overlap_with(&trees[1], |_, &a, _, &b| {
                 across.insert((a.min(b), a.max(b)));
             });
-            prop_assert_eq!(across, brute(0, 1));
+            prop_assert_eq!(&across, &brute(0, 1));
+            let mut tasks = Vec::new();
+            for (other, expected) in [(None, &within), (Some(&trees[1]), &across)] {
+                trees[0].overlap_tasks(other, want, &mut tasks);
+                let mut found = Vec::new();
+                for &task in &tasks {
+                    trees[0].for_each_overlap_in(other, task, |_, &a, _, &b| {
+                        found.push((a.min(b), a.max(b)));
+                    });
+                }
+                let count = found.len();
+                let found: BTreeSet<_> = found.into_iter().collect();
+                prop_assert_eq!(count, found.len(), "each pair in one task");
+                prop_assert_eq!(&found, expected, "{} tasks", tasks.len());
+            }
         }
     }
 

@@ -504,23 +504,117 @@ impl<T> DynamicTree<T> {
         }
         let mut stack = Vec::with_capacity(128);
         stack.push((self.root, self.root));
+        self.walk(self, true, &mut stack, &mut f);
+    }
+
+    /// The simultaneous descent from the tasks on `stack`: pairs of node `a` of this tree and
+    /// node `b` of `other` whose boxes overlap, and, when `other` is this tree (`same`), a node
+    /// paired with itself for every pair within its subtree. Calls `f` for every pair of leaves
+    /// whose fat boxes overlap, each once.
+    fn walk(
+        &self,
+        other: &DynamicTree<T>,
+        same: bool,
+        stack: &mut Vec<(u32, u32)>,
+        f: &mut impl FnMut(ProxyId, &T, ProxyId, &T),
+    ) {
         while let Some((a, b)) = stack.pop() {
-            let na = &self.nodes[a as usize];
-            if a == b {
-                if na.height > 0 {
-                    stack.push((na.left, na.left));
-                    stack.push((na.right, na.right));
-                    let (left, right) = (
-                        &self.nodes[na.left as usize],
-                        &self.nodes[na.right as usize],
-                    );
-                    if left.aabb.overlaps(&right.aabb) {
-                        stack.push((na.left, na.right));
-                    }
-                }
-                continue;
+            if same && a == b {
+                self.split_self(a, stack);
+            } else {
+                self.descend_pair(a, b, other, stack, f);
             }
-            self.descend_pair(a, b, self, &mut stack, &mut f);
+        }
+    }
+
+    /// The pairs within node `a`'s subtree as tasks: each child with itself, and the two children
+    /// together when their boxes overlap (nothing for a leaf).
+    fn split_self(&self, a: u32, stack: &mut Vec<(u32, u32)>) {
+        let na = &self.nodes[a as usize];
+        if na.height > 0 {
+            stack.push((na.left, na.left));
+            stack.push((na.right, na.right));
+            let (left, right) = (
+                &self.nodes[na.left as usize],
+                &self.nodes[na.right as usize],
+            );
+            if left.aabb.overlaps(&right.aabb) {
+                stack.push((na.left, na.right));
+            }
+        }
+    }
+
+    /// Splits the search for overlapping pairs of leaves (within this tree when `other` is
+    /// `None`, else between this tree and `other`) into at least `want` independent tasks where
+    /// the trees are deep enough, written to `tasks` (cleared first): walking each with
+    /// [`DynamicTree::for_each_overlap_in`] reports every pair that
+    /// [`for_each_overlapping_pair`](Self::for_each_overlapping_pair) or
+    /// [`for_each_overlap_with`](Self::for_each_overlap_with) would, each in exactly one task.
+    /// The descent is split a level at a time, by the rules the walk itself follows.
+    pub fn overlap_tasks(
+        &self,
+        other: Option<&DynamicTree<T>>,
+        want: usize,
+        tasks: &mut Vec<(u32, u32)>,
+    ) {
+        tasks.clear();
+        let (tree, same) = match other {
+            Some(other) => (other, false),
+            None => (self, true),
+        };
+        if self.root == NULL || tree.root == NULL {
+            return;
+        }
+        if !same
+            && !self.nodes[self.root as usize]
+                .aabb
+                .overlaps(&tree.nodes[tree.root as usize].aabb)
+        {
+            return;
+        }
+        tasks.push((self.root, tree.root));
+        let mut next = Vec::with_capacity(2 * want);
+        while tasks.len() < want {
+            next.clear();
+            let mut split = false;
+            for &(a, b) in tasks.iter() {
+                let (leaf_a, leaf_b) = (
+                    self.nodes[a as usize].height == 0,
+                    tree.nodes[b as usize].height == 0,
+                );
+                if same && a == b {
+                    // (A leaf with itself holds no pair.)
+                    if !leaf_a {
+                        self.split_self(a, &mut next);
+                        split = true;
+                    }
+                } else if leaf_a && leaf_b {
+                    next.push((a, b));
+                } else {
+                    self.descend_pair(a, b, tree, &mut next, &mut |_, _, _, _| {});
+                    split = true;
+                }
+            }
+            std::mem::swap(tasks, &mut next);
+            if !split {
+                break;
+            }
+        }
+    }
+
+    /// Walks one task of [`overlap_tasks`](Self::overlap_tasks) (made with the same `other`),
+    /// calling `f` for every pair of leaves of it whose fat boxes overlap.
+    pub fn for_each_overlap_in(
+        &self,
+        other: Option<&DynamicTree<T>>,
+        task: (u32, u32),
+        mut f: impl FnMut(ProxyId, &T, ProxyId, &T),
+    ) {
+        let mut stack = Vec::with_capacity(128);
+        stack.push(task);
+        match other {
+            Some(other) => self.walk(other, false, &mut stack, &mut f),
+            None => self.walk(self, true, &mut stack, &mut f),
         }
     }
 
@@ -543,9 +637,7 @@ impl<T> DynamicTree<T> {
         }
         let mut stack = Vec::with_capacity(128);
         stack.push((self.root, other.root));
-        while let Some((a, b)) = stack.pop() {
-            self.descend_pair(a, b, other, &mut stack, &mut f);
-        }
+        self.walk(other, false, &mut stack, &mut f);
     }
 
     /// One step of a simultaneous descent: node `a` of this tree against node `b` of `other`

@@ -598,7 +598,7 @@ mod tests {
     /// The `parallel` feature's promise: a step gives the same bits on any number of threads.
     /// The pyramid exercises the solver's stages (more bundles than the parallel threshold) and
     /// the narrow phase; the falling pile the continuous pass's first sweeps as well; the chains
-    /// the joints' colours.
+    /// the joints' colours and the pair search's tasks.
     #[cfg(feature = "parallel")]
     #[test]
     fn steps_are_bit_identical_for_any_thread_count() {
@@ -616,7 +616,8 @@ mod tests {
                     impacts += world.events().impacts.len();
                 }
                 let work = world.buffers.solver.solver.work();
-                (state_bits(&world), work, impacts)
+                let shared_out = world.broad_phase.shared_out;
+                (state_bits(&world), (work, shared_out), impacts)
             })
         };
         // (Sleep off: the pyramid would be asleep, with no bundles, by the end.)
@@ -632,18 +633,24 @@ mod tests {
             // 1,200 joints, whose colours share out too.
             (|| awake(scenes::hanging_chains(40, 30).world), 120),
         ];
+        let mut shared_pair_searches = 0;
         for (scene, steps) in scenes {
-            let (one, work, impacts) = run(1, scene, steps);
+            let (one, (work, _), impacts) = run(1, scene, steps);
             assert!(
                 work >= crate::dynamics::solver::PARALLEL_MIN_BUNDLES,
                 "{work}"
             );
             for threads in [2, 4] {
-                let (many, _, many_impacts) = run(threads, scene, steps);
+                let (many, (_, shared_out), many_impacts) = run(threads, scene, steps);
+                if threads == 2 {
+                    shared_pair_searches += shared_out;
+                }
                 assert_eq!(many_impacts, impacts, "{threads} threads");
                 assert!(many == one, "{threads} threads: poses differ");
             }
         }
+        // The chains' 1,200 links searched their pairs on several threads too.
+        assert!(shared_pair_searches > 0, "no pair search shared out");
     }
 
     /// Manifold point ids of every contact, in contact order.
