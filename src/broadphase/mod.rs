@@ -96,6 +96,10 @@ pub(crate) struct BroadPhase {
     #[cfg(feature = "parallel")]
     #[cfg_attr(feature = "serde", serde(skip))]
     tree_tasks: Vec<(u32, u32)>,
+    /// Each task's pairs (kept from update to update, so that no task allocates once they grew).
+    #[cfg(feature = "parallel")]
+    #[cfg_attr(feature = "serde", serde(skip))]
+    task_pairs: Vec<Vec<(u32, u32)>>,
     /// How many pair updates shared their search out over threads (for tests).
     #[cfg(all(test, feature = "parallel"))]
     #[cfg_attr(feature = "serde", serde(skip))]
@@ -362,23 +366,24 @@ impl BroadPhase {
             let tasks = self.tree_tasks.iter().map(|&(a, b)| (other, a, b));
             self.tasks.extend(tasks);
         }
+        if self.task_pairs.len() < self.tasks.len() {
+            self.task_pairs.resize_with(self.tasks.len(), Vec::new);
+        }
         let (trees, flags) = (&self.trees, &self.moved_flags);
-        let found: Vec<Vec<(u32, u32)>> = self
-            .tasks
-            .par_iter()
-            .map(|&(other, a, b)| {
-                let mut pairs = Vec::new();
+        self.task_pairs
+            .par_iter_mut()
+            .zip(self.tasks.par_iter())
+            .for_each(|(pairs, &(other, a, b))| {
+                pairs.clear();
                 let with = (other != dynamic).then(|| &trees[other]);
                 trees[dynamic].for_each_overlap_in(with, (a, b), |ia, &x, ib, &y| {
                     if flags[dynamic][ia.0 as usize] || flags[other][ib.0 as usize] {
                         pairs.push((x.min(y), x.max(y)));
                     }
                 });
-                pairs
-            })
-            .collect();
-        for pairs in found {
-            self.pairs.extend_from_slice(&pairs);
+            });
+        for pairs in &self.task_pairs[..self.tasks.len()] {
+            self.pairs.extend_from_slice(pairs);
         }
     }
 
