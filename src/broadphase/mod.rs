@@ -35,6 +35,30 @@ const PREFETCH_AHEAD: usize = 8;
 /// one in `JOIN_SHARE` of all proxies moved since the last update.
 const JOIN_SHARE: usize = 4;
 
+/// The trees (by proxy type) the dynamic tree is descended with in a joined pair search: itself,
+/// the static tree and the kinematic tree.
+const JOINED: [usize; 3] = [
+    ProxyType::Dynamic as usize,
+    ProxyType::Static as usize,
+    ProxyType::Kinematic as usize,
+];
+
+/// What a joined search of the dynamic tree against tree `other` (by proxy type) does with two
+/// overlapping leaves: keeps their values as a pair in `pairs` when either proxy moved (`flags`,
+/// by tree and leaf).
+fn keep_moved<'a>(
+    flags: &'a [Vec<bool>; 3],
+    other: usize,
+    pairs: &'a mut Vec<(u32, u32)>,
+) -> impl FnMut(ProxyId, &u32, ProxyId, &u32) + 'a {
+    let dynamic = ProxyType::Dynamic as usize;
+    move |ia, &a, ib, &b| {
+        if flags[dynamic][ia.0 as usize] || flags[other][ib.0 as usize] {
+            pairs.push((a.min(b), a.max(b)));
+        }
+    }
+}
+
 /// Fewest dynamic proxies for which the joined descent shares out over threads.
 #[cfg(feature = "parallel")]
 const PARALLEL_MIN_PROXIES: usize = 1024;
@@ -324,21 +348,11 @@ impl BroadPhase {
             self.joined_pairs_shared_out();
             return;
         }
-        let flags = &self.moved_flags;
-        let pairs = &mut self.pairs;
         let dynamic = ProxyType::Dynamic as usize;
-        let mut report = |ka: usize, ia: ProxyId, a: u32, kb: usize, ib: ProxyId, b: u32| {
-            if flags[ka][ia.0 as usize] || flags[kb][ib.0 as usize] {
-                pairs.push((a.min(b), a.max(b)));
-            }
-        };
-        self.trees[dynamic].for_each_overlapping_pair(|ia, &a, ib, &b| {
-            report(dynamic, ia, a, dynamic, ib, b);
-        });
-        for other in [ProxyType::Static as usize, ProxyType::Kinematic as usize] {
-            self.trees[dynamic].for_each_overlap_with(&self.trees[other], |ia, &a, ib, &b| {
-                report(dynamic, ia, a, other, ib, b);
-            });
+        for other in JOINED {
+            let with = (other != dynamic).then(|| &self.trees[other]);
+            let keep = keep_moved(&self.moved_flags, other, &mut self.pairs);
+            self.trees[dynamic].for_each_overlap(with, keep);
         }
     }
 
@@ -356,11 +370,7 @@ impl BroadPhase {
         let dynamic = ProxyType::Dynamic as usize;
         let want = 8 * crate::dynamics::stages::thread_count();
         self.tasks.clear();
-        for other in [
-            dynamic,
-            ProxyType::Static as usize,
-            ProxyType::Kinematic as usize,
-        ] {
+        for other in JOINED {
             let with = (other != dynamic).then(|| &self.trees[other]);
             self.trees[dynamic].overlap_tasks(with, want, &mut self.tree_tasks);
             let tasks = self.tree_tasks.iter().map(|&(a, b)| (other, a, b));
@@ -376,11 +386,7 @@ impl BroadPhase {
             .for_each(|(pairs, &(other, a, b))| {
                 pairs.clear();
                 let with = (other != dynamic).then(|| &trees[other]);
-                trees[dynamic].for_each_overlap_in(with, (a, b), |ia, &x, ib, &y| {
-                    if flags[dynamic][ia.0 as usize] || flags[other][ib.0 as usize] {
-                        pairs.push((x.min(y), x.max(y)));
-                    }
-                });
+                trees[dynamic].for_each_overlap_in(with, (a, b), keep_moved(flags, other, pairs));
             });
         for pairs in &self.task_pairs[..self.tasks.len()] {
             self.pairs.extend_from_slice(pairs);
@@ -606,13 +612,13 @@ mod tests {
                 out
             };
             let mut within = Vec::new();
-            trees[0].for_each_overlapping_pair(|_, &a, _, &b| within.push((a.min(b), a.max(b))));
+            trees[0].for_each_overlap(None, |_, &a, _, &b| within.push((a.min(b), a.max(b))));
             let count = within.len();
             let within: BTreeSet<_> = within.into_iter().collect();
             prop_assert_eq!(count, within.len(), "each pair once");
             prop_assert_eq!(&within, &brute(0, 0));
             let mut across = BTreeSet::new();
-            trees[0].for_each_overlap_with(&trees[1], |_, &a, _, &b| {
+            trees[0].for_each_overlap(Some(&trees[1]), |_, &a, _, &b| {
                 across.insert((a.min(b), a.max(b)));
             });
             prop_assert_eq!(&across, &brute(0, 1));

@@ -491,20 +491,36 @@ impl<T> DynamicTree<T> {
         self.nodes.len()
     }
 
-    /// Calls `f` for every pair of distinct leaves whose fat boxes overlap, each pair once, by a
-    /// simultaneous descent of the tree against itself: when most leaves must be paired anew (a
-    /// falling pile), one traversal costs less than a query per leaf.
+    /// Calls `f` for every pair of leaves whose fat boxes overlap, by a simultaneous descent:
+    /// pairs of distinct leaves of this tree, each once, when `other` is `None`; pairs of a leaf of
+    /// this tree and a leaf of `other` otherwise. When most leaves must be paired anew (a falling
+    /// pile), one traversal costs less than a query per leaf.
     ///
     /// A pair of distinct nodes goes on the stack only once their boxes are known to overlap
     /// (tested before the push, not after the pop), so the pairs that fail, most of those a
     /// descent meets, cost one box test and no trip through the stack.
-    pub fn for_each_overlapping_pair(&self, mut f: impl FnMut(ProxyId, &T, ProxyId, &T)) {
-        if self.root == NULL {
-            return;
+    pub fn for_each_overlap(
+        &self,
+        other: Option<&DynamicTree<T>>,
+        f: impl FnMut(ProxyId, &T, ProxyId, &T),
+    ) {
+        if let Some(task) = self.root_task(other) {
+            self.for_each_overlap_in(other, task, f);
         }
-        let mut stack = Vec::with_capacity(128);
-        stack.push((self.root, self.root));
-        self.walk(self, true, &mut stack, &mut f);
+    }
+
+    /// The whole search of [`for_each_overlap`](Self::for_each_overlap) as one task: the two
+    /// roots, or `None` when either tree is empty or (two trees) their roots' boxes are apart.
+    fn root_task(&self, other: Option<&DynamicTree<T>>) -> Option<(u32, u32)> {
+        let tree = other.unwrap_or(self);
+        if self.root == NULL || tree.root == NULL {
+            return None;
+        }
+        let apart = other.is_some()
+            && !self.nodes[self.root as usize]
+                .aabb
+                .overlaps(&tree.nodes[tree.root as usize].aabb);
+        (!apart).then_some((self.root, tree.root))
     }
 
     /// The simultaneous descent from the tasks on `stack`: pairs of node `a` of this tree and
@@ -548,8 +564,7 @@ impl<T> DynamicTree<T> {
     /// `None`, else between this tree and `other`) into at least `want` independent tasks where
     /// the trees are deep enough, written to `tasks` (cleared first): walking each with
     /// [`DynamicTree::for_each_overlap_in`] reports every pair that
-    /// [`for_each_overlapping_pair`](Self::for_each_overlapping_pair) or
-    /// [`for_each_overlap_with`](Self::for_each_overlap_with) would, each in exactly one task.
+    /// [`for_each_overlap`](Self::for_each_overlap) would, each in exactly one task.
     /// The descent is split a level at a time, by the rules the walk itself follows.
     pub fn overlap_tasks(
         &self,
@@ -558,21 +573,11 @@ impl<T> DynamicTree<T> {
         tasks: &mut Vec<(u32, u32)>,
     ) {
         tasks.clear();
-        let (tree, same) = match other {
-            Some(other) => (other, false),
-            None => (self, true),
-        };
-        if self.root == NULL || tree.root == NULL {
+        let (tree, same) = (other.unwrap_or(self), other.is_none());
+        tasks.extend(self.root_task(other));
+        if tasks.is_empty() {
             return;
         }
-        if !same
-            && !self.nodes[self.root as usize]
-                .aabb
-                .overlaps(&tree.nodes[tree.root as usize].aabb)
-        {
-            return;
-        }
-        tasks.push((self.root, tree.root));
         let mut next = Vec::with_capacity(2 * want);
         while tasks.len() < want {
             next.clear();
@@ -616,28 +621,6 @@ impl<T> DynamicTree<T> {
             Some(other) => self.walk(other, false, &mut stack, &mut f),
             None => self.walk(self, true, &mut stack, &mut f),
         }
-    }
-
-    /// Calls `f` for every pair of a leaf of this tree and a leaf of `other` whose fat boxes
-    /// overlap, by a simultaneous descent of both trees.
-    pub fn for_each_overlap_with(
-        &self,
-        other: &DynamicTree<T>,
-        mut f: impl FnMut(ProxyId, &T, ProxyId, &T),
-    ) {
-        if self.root == NULL || other.root == NULL {
-            return;
-        }
-        let (ra, rb) = (
-            &self.nodes[self.root as usize],
-            &other.nodes[other.root as usize],
-        );
-        if !ra.aabb.overlaps(&rb.aabb) {
-            return;
-        }
-        let mut stack = Vec::with_capacity(128);
-        stack.push((self.root, other.root));
-        self.walk(other, false, &mut stack, &mut f);
     }
 
     /// One step of a simultaneous descent: node `a` of this tree against node `b` of `other`
