@@ -153,10 +153,19 @@ impl ToiOptions {
 #[must_use]
 pub fn time_of_impact(a: &Shape, ma: &Motion, b: &Shape, mb: &Motion) -> Option<Toi> {
     // The default options are valid by construction: only the motions need checking.
-    if !(ma.is_finite() && mb.is_finite()) {
-        return None;
-    }
+    check_motions(ma, mb).ok()?;
     time_of_impact_unchecked(a, ma, b, mb, &ToiOptions::default())
+}
+
+/// Both motions finite, or the error naming the one that is not.
+fn check_motions(ma: &Motion, mb: &Motion) -> Result<(), ToiError> {
+    if !ma.is_finite() {
+        return Err(ToiError::NonFiniteMotion { which: "A" });
+    }
+    if !mb.is_finite() {
+        return Err(ToiError::NonFiniteMotion { which: "B" });
+    }
+    Ok(())
 }
 
 /// [`time_of_impact`] with explicit options. Errors on non-finite motions or invalid options.
@@ -168,12 +177,7 @@ pub fn time_of_impact_with(
     options: &ToiOptions,
 ) -> Result<Option<Toi>, ToiError> {
     options.validate()?;
-    if !ma.is_finite() {
-        return Err(ToiError::NonFiniteMotion { which: "A" });
-    }
-    if !mb.is_finite() {
-        return Err(ToiError::NonFiniteMotion { which: "B" });
-    }
+    check_motions(ma, mb)?;
     Ok(time_of_impact_unchecked(a, ma, b, mb, options))
 }
 
