@@ -79,9 +79,6 @@ pub(crate) trait ContactSolver {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SoftStepSolver {
     colouring: Colouring,
-    /// The number of joints in the last step.
-    #[cfg(all(test, feature = "parallel"))]
-    joint_count: usize,
     /// Every colour's constraints, colour after colour (what the bundles pack).
     order: Vec<u32>,
     /// Each bundle's constraints: a range of `order`.
@@ -166,10 +163,10 @@ impl ContactSolver for SoftStepSolver {
 }
 
 impl SoftStepSolver {
-    /// The last step's work, as [`parallel_work`] counts it.
+    /// The last step's work, as [`parallel_work`] counts it, for a step with `joints` joints.
     #[cfg(all(test, feature = "parallel"))]
-    pub fn work(&self) -> usize {
-        parallel_work(self.wide.len().max(self.scalar.len()), self.joint_count)
+    pub fn work(&self, joints: usize) -> usize {
+        parallel_work(self.wide.len().max(self.scalar.len()), joints)
     }
 
     /// The solver of the module notes with bundles on lanes `L`.
@@ -224,10 +221,6 @@ impl SoftStepSolver {
         }
         // Every bundle is packed whole: last step's are reused as they are (no clearing copy).
         bundles.resize(self.members.len(), Bundle::default());
-        #[cfg(all(test, feature = "parallel"))]
-        {
-            self.joint_count = joints.len();
-        }
         let threads = if parallel_work(bundles.len(), joints.len()) >= PARALLEL_MIN_BUNDLES {
             stages::thread_count()
         } else {

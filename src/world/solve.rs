@@ -615,7 +615,8 @@ mod tests {
                     world.step();
                     impacts += world.events().impacts.len();
                 }
-                let work = world.buffers.solver.solver.work();
+                let solver = &world.buffers.solver;
+                let work = solver.solver.work(solver.joints.len());
                 let shared_out = world.broad_phase.shared_out;
                 (state_bits(&world), (work, shared_out), impacts)
             })
