@@ -29,7 +29,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint::{Joint, JointConstraint, JointStep};
+use crate::dynamics::joint::{JointConstraint, JointStep};
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
@@ -66,14 +66,14 @@ pub(crate) struct SolverBuffers {
     /// (`joint_ranges`).
     joints: Vec<JointConstraint>,
     /// The joints' colouring (a graph of their own: the solver takes the joints before the
-    /// contacts), their slots in storage order, this step's edges (the two solver entries each
-    /// joint moves, `NO_NODE` for a body it does not), the edges the order was computed from,
-    /// their order by colour (indices into `joint_slots`), and the ranges of `joints` the
-    /// solver's joint stages run over.
+    /// contacts), their slots in storage order with their two solver entries, this step's edges
+    /// (the solver entries each joint moves, `None` for a body it does not), the edges the
+    /// order was computed from, their order by colour (indices into `joint_slots`), and the
+    /// ranges of `joints` the solver's joint stages run over.
     joint_colouring: Colouring,
-    joint_slots: Vec<u32>,
-    joint_edges: Vec<(u32, u32)>,
-    coloured_edges: Vec<(u32, u32)>,
+    joint_slots: Vec<(u32, u32, u32)>,
+    joint_edges: Vec<(Option<u32>, Option<u32>)>,
+    coloured_edges: Vec<(Option<u32>, Option<u32>)>,
     joint_order: Vec<u32>,
     joint_ranges: Vec<Range<u32>>,
     /// The softness of the joints' rigid parts over a substep, this step.
@@ -321,9 +321,6 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
     }
 }
 
-/// A joint's end that its impulses do not move (static, kinematic, asleep), in `joint_edges`.
-const NO_NODE: u32 = u32::MAX;
-
 /// One prepared constraint per joint (see `dynamics/joint/step.rs`), coloured (`graph.rs`) and
 /// laid out overflow first, then colour after colour, so that each of the solver's joint stages
 /// runs over a contiguous range and the joints of one colour can share out over threads.
@@ -344,28 +341,21 @@ fn build_joints(
     let hertz = config.joint_hertz.min(0.25 * n / config.dt);
     solver.joint_soft = Softness::new(hertz, config.joint_damping_ratio, h);
     let (state_of, masses) = (&solver.state_of, &solver.masses);
-    let state = |k: Option<u32>| k.map_or(0, |k| state_of[k as usize] as usize);
-    let states = |j: &Joint| (state(j.body_a), state(Some(j.body_b)));
+    let state = |k: Option<u32>| k.map_or(0, |k| state_of[k as usize]);
     // A body moves under the joint's impulses when its solver entry has mass to respond with
     // (static, kinematic and sleeping bodies do not: they never block a colour).
-    let node = |s: usize| {
-        if masses[s].responds() {
-            s as u32
-        } else {
-            NO_NODE
-        }
-    };
+    let node = |s: u32| masses[s as usize].responds().then_some(s);
     solver.joint_slots.clear();
     solver.joint_edges.clear();
     for (slot, j) in joints.iter() {
-        let (a, b) = states(j);
-        solver.joint_slots.push(slot as u32);
+        let (a, b) = (state(j.body_a), state(Some(j.body_b)));
+        solver.joint_slots.push((slot as u32, a, b));
         solver.joint_edges.push((node(a), node(b)));
     }
     // The colouring depends on the edges alone: while the joints and the bodies they move are
     // those of the last step (the common case), its order stands as it is.
     if solver.joint_edges != solver.coloured_edges {
-        let edge = |k: u32| (k != NO_NODE).then_some(k as usize);
+        let edge = |k: Option<u32>| k.map(|k| k as usize);
         let edges = solver.joint_edges.iter().map(|&(a, b)| (edge(a), edge(b)));
         solver.joint_colouring.order(
             edges,
@@ -376,11 +366,11 @@ fn build_joints(
         std::mem::swap(&mut solver.joint_edges, &mut solver.coloured_edges);
     }
     for &k in &solver.joint_order {
-        let slot = solver.joint_slots[k as usize] as usize;
-        let j = joints.at(slot);
-        let a = j.body_a.map(|k| bodies.at(k));
-        let b = bodies.at(j.body_b);
-        let c = JointConstraint::prepare(slot, j, (a, b), states(j), masses);
+        let (slot, a, b) = solver.joint_slots[k as usize];
+        let j = joints.at(slot as usize);
+        let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
+        let states = (a as usize, b as usize);
+        let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
         solver.joints.push(c);
     }
 }
@@ -493,7 +483,6 @@ fn finalize_poses(bodies: &mut BodySet, solver: &SolverBuffers, angles: &mut Vec
 
 #[cfg(test)]
 mod tests {
-    use super::NO_NODE;
     use crate::analysis::scenes;
     use crate::dynamics::graph::Colouring;
     use crate::math::Vec2;
@@ -816,7 +805,7 @@ mod tests {
             }
             // The kept order is what colouring this step's edges gives.
             assert_eq!(solver.coloured_edges.len(), joints.len(), "{what}");
-            let edge = |k: u32| (k != NO_NODE).then_some(k as usize);
+            let edge = |k: Option<u32>| k.map(|k| k as usize);
             let edges = solver
                 .coloured_edges
                 .iter()
@@ -825,17 +814,13 @@ mod tests {
             Colouring::default().order(edges, solver.masses.len(), &mut order, &mut ranges);
             assert_eq!(order, solver.joint_order, "{what}");
             assert_eq!(ranges, solver.joint_ranges, "{what}");
-            let fresh: Vec<(u32, u32)> = world
+            let fresh: Vec<(Option<u32>, Option<u32>)> = world
                 .joints
                 .iter()
                 .map(|(_, j)| {
                     let node = |k: Option<u32>| {
                         let s = k.map_or(0, |k| solver.state_of[k as usize]);
-                        if solver.masses[s as usize].responds() {
-                            s
-                        } else {
-                            NO_NODE
-                        }
+                        solver.masses[s as usize].responds().then_some(s)
                     };
                     (node(j.body_a), node(Some(j.body_b)))
                 })
