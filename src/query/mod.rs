@@ -170,6 +170,21 @@ pub(crate) fn for_each_piece_pair(
         f(a, xa, b, xb, 0, 0);
         return;
     }
+    if b.is_convex() {
+        // A compound against one convex shape (a box in a drum of four walls): B's box is the
+        // same for every piece of A, so it is made once, not once per piece. The calls are those
+        // of the general walk below, in the same order.
+        let box_b = b.aabb(xb);
+        let near_b = indexed(a).then(|| box_b.grown(margin));
+        with_indices(|outer, _| {
+            pieces_meeting(a, xa, near_b.as_ref(), outer, &mut |sa, xsa, ia| {
+                if sa.aabb(xsa).grown(margin).overlaps(&box_b) {
+                    f(sa, xsa, b, xb, ia, 0);
+                }
+            });
+        });
+        return;
+    }
     // The pieces of A that can meet B at all, and for each the pieces of B near it: through the
     // compounds' piece indices where they have them (`shape/piece_index.rs`), which return a
     // superset of what the box test below passes, in increasing order, so the calls are exactly
