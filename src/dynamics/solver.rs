@@ -30,7 +30,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint::{JointConstraint, JointStep};
+use crate::dynamics::joint::{JointConstraint, JointStep, PinBundle};
 use crate::dynamics::stages::{self, SharedSlice, Stage};
 use crate::dynamics::wide::{Bundle, Lanes, Scalar, Wide, LANES};
 use crate::math::Vec2;
@@ -55,6 +55,9 @@ pub(crate) struct SolverSettings<'a> {
     /// overflow (solved alone), then each colour (`graph.rs`: the joints of one colour share no
     /// body that moves). Empty without joints.
     pub joint_ranges: &'a [Range<u32>],
+    /// How many free pins begin each of `joint_ranges` (`joint/wide.rs`; none in the overflow):
+    /// they are solved [`LANES`] at a time.
+    pub joint_pins: &'a [u32],
     /// Each solver state's inverse masses (index 0, the shared static entry: none).
     pub masses: &'a [InverseMass],
 }
@@ -89,11 +92,28 @@ pub(crate) struct SoftStepSolver {
     wide: Vec<Bundle<Wide>>,
     /// The same bundles on [`Scalar`] lanes, when `scalar_lanes` is set.
     scalar: Vec<Bundle<Scalar>>,
+    /// Each pin bundle's joints: a range of the joints given to [`ContactSolver::solve`].
+    pin_members: Vec<(u32, u32)>,
+    /// What the joint stages run over: pin bundles and single joints, colour after colour.
+    joint_units: Vec<JointUnit>,
+    /// The joint stages' ranges of `joint_units` (the overflow, then each colour).
+    unit_ranges: Vec<Range<u32>>,
+    /// Free pins on [`Wide`] lanes (or [`Scalar`] ones, with `scalar_lanes`), colour after colour.
+    wide_pins: Vec<PinBundle<Wide>>,
+    scalar_pins: Vec<PinBundle<Scalar>>,
     /// Run the bundles on scalar lanes instead of SIMD (bit-identical; for tests).
     pub scalar_lanes: bool,
     /// Solve every constraint one by one, in colour order, instead of in bundles (for tests).
     #[cfg(test)]
     pub one_by_one: bool,
+}
+
+/// One item of a joint stage: a bundle of free pins (index into the pin bundles) or one joint
+/// solved alone (index into the joints).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JointUnit {
+    Pins(u32),
+    One(u32),
 }
 
 /// The work of one solver stage (see `stages.rs`); the items it runs over are in brackets.
@@ -122,11 +142,15 @@ enum Op {
     SolveOverflow,
     RelaxOverflow,
     RestitutionOverflow,
-    /// The joints' warm start, biased pass and relaxing pass [joints of one colour, or the
+    /// Free pins into lanes [pin bundles].
+    PackPins,
+    /// The joints' warm start, biased pass and relaxing pass [joint units of one colour, or the
     /// joints' overflow alone], before the contacts.
     WarmStartJoints,
     SolveJoints,
     RelaxJoints,
+    /// The pins' impulses back to their joints [pin bundles].
+    UnpackPins,
     /// `hold_out` after the biased / relaxing pass (alone).
     HoldOutSolve,
     HoldOutRelax,
@@ -152,12 +176,16 @@ impl ContactSolver for SoftStepSolver {
     ) {
         if self.scalar_lanes {
             let mut bundles = core::mem::take(&mut self.scalar);
-            self.solve_lanes(settings, states, sims, constraints, joints, &mut bundles);
-            self.scalar = bundles;
+            let mut pins = core::mem::take(&mut self.scalar_pins);
+            let lanes = (&mut bundles, &mut pins);
+            self.solve_lanes(settings, states, sims, constraints, joints, lanes);
+            (self.scalar, self.scalar_pins) = (bundles, pins);
         } else {
             let mut bundles = core::mem::take(&mut self.wide);
-            self.solve_lanes(settings, states, sims, constraints, joints, &mut bundles);
-            self.wide = bundles;
+            let mut pins = core::mem::take(&mut self.wide_pins);
+            let lanes = (&mut bundles, &mut pins);
+            self.solve_lanes(settings, states, sims, constraints, joints, lanes);
+            (self.wide, self.wide_pins) = (bundles, pins);
         }
     }
 }
@@ -177,7 +205,7 @@ impl SoftStepSolver {
         sims: &mut [BodySim],
         constraints: &mut [ContactConstraint],
         joints: &mut [JointConstraint],
-        bundles: &mut Vec<Bundle<L>>,
+        (bundles, pins): (&mut Vec<Bundle<L>>, &mut Vec<PinBundle<L>>),
     ) {
         let n = settings.substeps.max(1);
         let h = settings.dt / n as Real;
@@ -221,6 +249,8 @@ impl SoftStepSolver {
         }
         // Every bundle is packed whole: last step's are reused as they are (no clearing copy).
         bundles.resize(self.members.len(), Bundle::default());
+        self.joint_units(settings);
+        pins.resize(self.pin_members.len(), PinBundle::default());
         let threads = if parallel_work(bundles.len(), joints.len()) >= PARALLEL_MIN_BUNDLES {
             stages::thread_count()
         } else {
@@ -247,6 +277,9 @@ impl SoftStepSolver {
             constraints: SharedSlice::new(constraints),
             bundles: SharedSlice::new(&mut bundles[..]),
             joints: SharedSlice::new(joints),
+            pins: SharedSlice::new(&mut pins[..]),
+            pin_members: &self.pin_members[..],
+            joint_units: &self.joint_units[..],
             joint_step: JointStep {
                 h,
                 inv_h,
@@ -273,6 +306,28 @@ impl SoftStepSolver {
         stages::run_stages(&self.stages, threads, &run);
     }
 
+    /// The joint stages' units (`joint_units`, `unit_ranges`) and the pin bundles' joints
+    /// (`pin_members`): in each colour its free pins (which `settings.joint_pins` counts at the
+    /// start of its range) [`LANES`] at a time, then its other joints one by one.
+    fn joint_units(&mut self, settings: &SolverSettings<'_>) {
+        self.joint_units.clear();
+        self.unit_ranges.clear();
+        self.pin_members.clear();
+        for (range, &pins) in settings.joint_ranges.iter().zip(settings.joint_pins) {
+            let first = self.joint_units.len() as u32;
+            let singles = range.start + pins;
+            for from in (range.start..singles).step_by(LANES) {
+                let bundle = self.pin_members.len() as u32;
+                self.pin_members
+                    .push((from, (from + LANES as u32).min(singles)));
+                self.joint_units.push(JointUnit::Pins(bundle));
+            }
+            self.joint_units
+                .extend((singles..range.end).map(JointUnit::One));
+            self.unit_ranges.push(first..self.joint_units.len() as u32);
+        }
+    }
+
     /// This step's stages: the module notes' sequence, with the overflows (solved one by one,
     /// before the colours) and `hold_out` as stages that run alone.
     fn build_stages(
@@ -293,12 +348,16 @@ impl SoftStepSolver {
             op,
         };
         let bundle_count = self.members.len() as u32;
+        let pin_count = self.pin_members.len() as u32;
         let overflow = !self.colouring.overflow.is_empty();
         let pinned = !settings.pinned.is_empty();
         let stages = &mut self.stages;
         stages.clear();
         stages.push(over(0..constraint_count as u32, Op::Prepare, 64));
         stages.push(over(0..bundle_count, Op::Pack, 8));
+        if pin_count > 0 {
+            stages.push(over(0..pin_count, Op::PackPins, 16));
+        }
         let colours = |stages: &mut Vec<Stage<Op>>, op: Op| {
             for range in colour_bundles.iter().filter(|r| !r.is_empty()) {
                 stages.push(over(range.clone(), op, 4));
@@ -310,9 +369,9 @@ impl SoftStepSolver {
             }
         };
         // The joints' overflow (the first range) runs alone, as one block; their colours share out.
-        let joint_ranges = settings.joint_ranges;
+        let unit_ranges = &self.unit_ranges;
         let joints = |stages: &mut Vec<Stage<Op>>, op: Op| {
-            for (k, range) in joint_ranges.iter().enumerate() {
+            for (k, range) in unit_ranges.iter().enumerate() {
                 if range.is_empty() {
                     continue;
                 }
@@ -349,6 +408,9 @@ impl SoftStepSolver {
         alone(stages, overflow, Op::RestitutionOverflow);
         colours(stages, Op::Restitution);
         stages.push(over(0..bundle_count, Op::Unpack, 8));
+        if pin_count > 0 {
+            stages.push(over(0..pin_count, Op::UnpackPins, 16));
+        }
     }
 }
 
@@ -607,6 +669,11 @@ struct StageData<'a, L: Lanes> {
     constraints: SharedSlice<'a, ContactConstraint>,
     bundles: SharedSlice<'a, Bundle<L>>,
     joints: SharedSlice<'a, JointConstraint>,
+    /// The free pins in lanes, each bundle's joints (a range of `joints`), and the joint stages'
+    /// items.
+    pins: SharedSlice<'a, PinBundle<L>>,
+    pin_members: &'a [(u32, u32)],
+    joint_units: &'a [JointUnit],
     /// What the joints share over a substep.
     joint_step: JointStep<'a>,
     overflow: &'a [u32],
@@ -696,17 +763,40 @@ impl<L: Lanes> StageData<'_, L> {
             ),
             // The joints of one colour move disjoint bodies and read none another moves; the
             // overflow's run alone.
+            Op::PackPins => {
+                for k in items {
+                    self.pins.get_mut(k as u32).pack(
+                        self.joints.all(),
+                        self.pin_members[k],
+                        self.joint_step.masses,
+                    );
+                }
+            }
             Op::WarmStartJoints => {
-                for j in self.joints.slice_mut(items) {
-                    j.warm_start(states, &self.joint_step);
+                let step = &self.joint_step;
+                for &unit in &self.joint_units[items] {
+                    match unit {
+                        JointUnit::Pins(k) => self.pins.get(k).warm_start(states),
+                        JointUnit::One(j) => self.joints.get(j).warm_start(states, step),
+                    }
                 }
             }
             Op::SolveJoints | Op::RelaxJoints => {
-                let use_bias = op == Op::SolveJoints;
-                for j in self.joints.slice_mut(items) {
-                    j.solve(states, use_bias, &self.joint_step);
+                let (use_bias, step) = (op == Op::SolveJoints, &self.joint_step);
+                for &unit in &self.joint_units[items] {
+                    match unit {
+                        JointUnit::Pins(k) => {
+                            self.pins.get_mut(k).solve(states, use_bias, &step.soft);
+                        }
+                        JointUnit::One(j) => self.joints.get_mut(j).solve(states, use_bias, step),
+                    }
                 }
             }
+            Op::UnpackPins => self
+                .pins
+                .slice_mut(items)
+                .iter()
+                .for_each(|b| b.unpack(&self.joints)),
             Op::HoldOutSolve => {
                 hold_out(states.all_mut(), constraints.all_mut(), pinned, &self.solve)
             }

@@ -36,6 +36,10 @@ pub(crate) trait Lanes:
     fn splat(x: Real) -> Self;
     /// Lanes to an array.
     fn to_array(self) -> [Real; LANES];
+    /// Per lane: `self / other`.
+    fn div(self, other: Self) -> Self;
+    /// Per lane: `-self` (the sign flipped, zeros included).
+    fn neg(self) -> Self;
     /// Per lane: `if self > other { then } else { otherwise }`.
     fn gt_select(self, other: Self, then: Self, otherwise: Self) -> Self;
     /// Lane `i` set to `f(i)`.
@@ -73,6 +77,14 @@ impl Lanes for Wide {
     fn splat(x: Real) -> Self {
         let h = wide::f64x4::splat(x);
         Wide(h, h)
+    }
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        Wide(self.0 / o.0, self.1 / o.1)
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Wide(-self.0, -self.1)
     }
     #[inline(always)]
     fn to_array(self) -> [Real; LANES] {
@@ -134,6 +146,14 @@ impl Lanes for Scalar {
         Scalar([x; LANES])
     }
     #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        Scalar(core::array::from_fn(|i| self.0[i] / o.0[i]))
+    }
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Scalar(self.0.map(|x| -x))
+    }
+    #[inline(always)]
     fn to_array(self) -> [Real; LANES] {
         self.0
     }
@@ -170,9 +190,9 @@ fn positive_part<L: Lanes>(x: L) -> L {
 
 /// A 2D vector in lanes.
 #[derive(Clone, Copy, Debug, Default)]
-struct V2<L> {
-    x: L,
-    y: L,
+pub(crate) struct V2<L> {
+    pub x: L,
+    pub y: L,
 }
 
 impl<L: Lanes> V2<L> {
@@ -182,7 +202,7 @@ impl<L: Lanes> V2<L> {
     }
     /// `self × o` (z of the 3D cross product).
     #[inline(always)]
-    fn cross(self, o: Self) -> L {
+    pub(crate) fn cross(self, o: Self) -> L {
         self.x * o.y - self.y * o.x
     }
 
@@ -250,12 +270,12 @@ pub(crate) struct Bundle<L> {
 
 /// Inverse masses (1/kg) and inertias (1/(kg·m²)) of a bundle's bodies A and B.
 #[derive(Clone, Copy, Debug, Default)]
-struct MassLanes<L> {
+pub(crate) struct MassLanes<L> {
     /// Inverse mass along x and y (a translation lock zeroes one; equal otherwise).
-    inv_mass_a: V2<L>,
-    inv_inertia_a: L,
-    inv_mass_b: V2<L>,
-    inv_inertia_b: L,
+    pub inv_mass_a: V2<L>,
+    pub inv_inertia_a: L,
+    pub inv_mass_b: V2<L>,
+    pub inv_inertia_b: L,
 }
 
 /// The velocities of a bundle's bodies A and B while its constraints are solved.
@@ -290,12 +310,12 @@ impl<L: Lanes> Velocities<L> {
 }
 
 /// Body velocities and step motion in lanes.
-struct BodyLanes<L> {
-    v: V2<L>,
-    w: L,
-    dp: V2<L>,
-    cos: L,
-    sin: L,
+pub(crate) struct BodyLanes<L> {
+    pub v: V2<L>,
+    pub w: L,
+    pub dp: V2<L>,
+    pub cos: L,
+    pub sin: L,
 }
 
 /// The solver's body states, shared by the bundles of one colour while they run, possibly on
@@ -309,7 +329,10 @@ pub(crate) type SharedStates<'a> = SharedSlice<'a, BodyState>;
 /// The indices are in bounds (checked by `Bundle::pack`), and no other thread writes the states
 /// they name meanwhile.
 #[inline(always)]
-unsafe fn gather<L: Lanes>(states: &SharedStates<'_>, index: &[u32; LANES]) -> BodyLanes<L> {
+pub(crate) unsafe fn gather<L: Lanes>(
+    states: &SharedStates<'_>,
+    index: &[u32; LANES],
+) -> BodyLanes<L> {
     // SAFETY: the caller's contract.
     let s: [&BodyState; LANES] = core::array::from_fn(|i| unsafe { states.get(index[i]) });
     let [vx, vy, w, _] = L::transpose(s.map(|s| [s.v.x, s.v.y, s.w, s.spare]));
@@ -331,7 +354,7 @@ unsafe fn gather<L: Lanes>(states: &SharedStates<'_>, index: &[u32; LANES]) -> B
 /// The indices are in bounds (checked by `Bundle::pack`), and no other thread reads or writes the
 /// states of the lanes set in `moves` meanwhile.
 #[inline(always)]
-unsafe fn scatter<L: Lanes>(
+pub(crate) unsafe fn scatter<L: Lanes>(
     states: &SharedStates<'_>,
     index: &[u32; LANES],
     moves: u8,
@@ -352,7 +375,7 @@ unsafe fn scatter<L: Lanes>(
 }
 
 /// The mask with bit `lane` set where `f(lane)`.
-fn lane_mask(f: impl Fn(usize) -> bool) -> u8 {
+pub(crate) fn lane_mask(f: impl Fn(usize) -> bool) -> u8 {
     (0..LANES)
         .filter(|&lane| f(lane))
         .fold(0, |m, lane| m | 1 << lane)
@@ -360,7 +383,7 @@ fn lane_mask(f: impl Fn(usize) -> bool) -> u8 {
 
 /// Rotates `r` by the rotation `(cos, sin)`.
 #[inline(always)]
-fn rotate<L: Lanes>(cos: L, sin: L, r: V2<L>) -> V2<L> {
+pub(crate) fn rotate<L: Lanes>(cos: L, sin: L, r: V2<L>) -> V2<L> {
     V2 {
         x: cos * r.x - sin * r.y,
         y: sin * r.x + cos * r.y,

@@ -29,7 +29,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint::{JointConstraint, JointStep};
+use crate::dynamics::joint::{is_free_pin, JointConstraint, JointStep};
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
@@ -76,6 +76,9 @@ pub(crate) struct SolverBuffers {
     coloured_edges: Vec<(Option<u32>, Option<u32>)>,
     joint_order: Vec<u32>,
     joint_ranges: Vec<Range<u32>>,
+    /// How many free pins (`joint/wide.rs`) begin each range of `joint_ranges` (none in the
+    /// overflow's).
+    joint_pins: Vec<u32>,
     /// The softness of the joints' rigid parts over a substep, this step.
     joint_soft: Softness,
 }
@@ -115,6 +118,7 @@ pub(super) fn solve(
         pinned: &solver.pinned,
         joint_soft: solver.joint_soft,
         joint_ranges: &solver.joint_ranges,
+        joint_pins: &solver.joint_pins,
         masses: &solver.masses,
     };
     solver.solver.solve(
@@ -333,6 +337,7 @@ fn build_joints(
     solver.joints.clear();
     if joints.len() == 0 {
         solver.joint_ranges.clear();
+        solver.joint_pins.clear();
         solver.coloured_edges.clear();
         return;
     }
@@ -365,13 +370,31 @@ fn build_joints(
         );
         std::mem::swap(&mut solver.joint_edges, &mut solver.coloured_edges);
     }
-    for &k in &solver.joint_order {
-        let (slot, a, b) = solver.joint_slots[k as usize];
-        let j = joints.at(slot as usize);
-        let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
-        let states = (a as usize, b as usize);
-        let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
-        solver.joints.push(c);
+    // Within each colour the free pins come first, for the solver's lanes (`joint/wide.rs`);
+    // the joints of one colour share no body that moves, so their order within it does not
+    // change what the solver computes. The overflow keeps its order: it is solved one by one.
+    solver.joint_pins.clear();
+    for (colour, range) in solver.joint_ranges.iter().enumerate() {
+        let order = &solver.joint_order[range.start as usize..range.end as usize];
+        let mut pins = 0;
+        for pass in [true, false] {
+            for &k in order {
+                let (slot, a, b) = solver.joint_slots[k as usize];
+                let j = joints.at(slot as usize);
+                if (colour > 0 && is_free_pin(&j.kind)) != pass {
+                    continue;
+                }
+                pins += u32::from(pass);
+                let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
+                let states = (a as usize, b as usize);
+                let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
+                solver.joints.push(c);
+            }
+            if pins as usize == order.len() {
+                break; // (all pins: nothing left for the second pass)
+            }
+        }
+        solver.joint_pins.push(pins);
     }
 }
 
