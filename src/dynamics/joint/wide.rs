@@ -21,7 +21,7 @@ use crate::dynamics::stages::SharedSlice;
 use crate::dynamics::wide::{
     gather, lane_mask, rotate, scatter, Lanes, MassLanes, SharedStates, LANES, V2,
 };
-use crate::math::{Real, Vec2};
+use crate::math::Vec2;
 
 /// Whether `kind` is a free pin: a revolute joint without limit, motor or spring, whose every
 /// pass is the rigid point constraint alone (what [`PinBundle`] solves).
@@ -102,57 +102,58 @@ impl<L: Lanes> PinBundle<L> {
                 .all(|j| (j.a as usize) < masses.len() && (j.b as usize) < masses.len()),
             "a joint names a body state past the solver's"
         );
-        let none = InverseMass::default();
-        let mass_of = |lane: usize, b: bool| {
-            members
-                .get(lane)
-                .map_or(none, |j| masses[if b { j.b } else { j.a } as usize])
-        };
-        let (ma, mb): ([InverseMass; LANES], [InverseMass; LANES]) = (
-            core::array::from_fn(|lane| mass_of(lane, false)),
-            core::array::from_fn(|lane| mass_of(lane, true)),
-        );
-        let lanes = |f: &dyn Fn(&JointConstraint) -> Real| {
-            L::from_fn(|lane| members.get(lane).map_or(0.0, f))
-        };
-        let vec = |f: &dyn Fn(&JointConstraint) -> Vec2| V2 {
-            x: lanes(&|j| f(j).x),
-            y: lanes(&|j| f(j).y),
-        };
-        let from_masses =
-            |m: &[InverseMass; LANES], f: fn(&InverseMass) -> Real| L::from_fn(|lane| f(&m[lane]));
+        // One pass over the joints, each value into its lane; empty lanes are zeros (no mass:
+        // they move nothing).
+        let mut v = [[0.0; LANES]; 16];
+        let (mut a, mut b, mut source) = ([0; LANES], [0; LANES], [u32::MAX; LANES]);
+        let (mut moves_a, mut moves_b) = (0, 0);
+        for (lane, j) in members.iter().enumerate() {
+            let (ma, mb) = (masses[j.a as usize], masses[j.b as usize]);
+            let (f, i) = (&j.frames, &j.impulses);
+            let values = [
+                ma.linear_along(Vec2::X),
+                ma.linear_along(Vec2::Y),
+                ma.angular,
+                mb.linear_along(Vec2::X),
+                mb.linear_along(Vec2::Y),
+                mb.angular,
+                f.frame_a.x,
+                f.frame_a.y,
+                f.frame_b.x,
+                f.frame_b.y,
+                f.delta_center.x,
+                f.delta_center.y,
+                i.linear.x,
+                i.linear.y,
+                i.spring + i.motor + i.lower - i.upper,
+                0.0,
+            ];
+            for (field, value) in v.iter_mut().zip(values) {
+                field[lane] = value;
+            }
+            (a[lane], b[lane], source[lane]) = (j.a, j.b, (from + lane) as u32);
+            moves_a |= u8::from(ma.responds()) << lane;
+            moves_b |= u8::from(mb.responds()) << lane;
+        }
+        let [max, may, ia, mbx, mby, ib, fax, fay, fbx, fby, dcx, dcy, lx, ly, angular, _] =
+            v.map(|field| L::from_fn(|lane| field[lane]));
         *self = PinBundle {
-            a: core::array::from_fn(|lane| members.get(lane).map_or(0, |j| j.a)),
-            b: core::array::from_fn(|lane| members.get(lane).map_or(0, |j| j.b)),
-            moves_a: lane_mask(|lane| ma[lane].responds()),
-            moves_b: lane_mask(|lane| mb[lane].responds()),
+            a,
+            b,
+            moves_a,
+            moves_b,
             mass: MassLanes {
-                inv_mass_a: V2 {
-                    x: from_masses(&ma, |m| m.linear_along(Vec2::X)),
-                    y: from_masses(&ma, |m| m.linear_along(Vec2::Y)),
-                },
-                inv_inertia_a: from_masses(&ma, |m| m.angular),
-                inv_mass_b: V2 {
-                    x: from_masses(&mb, |m| m.linear_along(Vec2::X)),
-                    y: from_masses(&mb, |m| m.linear_along(Vec2::Y)),
-                },
-                inv_inertia_b: from_masses(&mb, |m| m.angular),
+                inv_mass_a: V2 { x: max, y: may },
+                inv_inertia_a: ia,
+                inv_mass_b: V2 { x: mbx, y: mby },
+                inv_inertia_b: ib,
             },
-            frame_a: vec(&|j| j.frames.frame_a),
-            frame_b: vec(&|j| j.frames.frame_b),
-            delta_center: vec(&|j| j.frames.delta_center),
-            linear: vec(&|j| j.impulses.linear),
-            angular: lanes(&|j| {
-                let i = &j.impulses;
-                i.spring + i.motor + i.lower - i.upper
-            }),
-            source: core::array::from_fn(|lane| {
-                if lane < to - from {
-                    (from + lane) as u32
-                } else {
-                    u32::MAX
-                }
-            }),
+            frame_a: V2 { x: fax, y: fay },
+            frame_b: V2 { x: fbx, y: fby },
+            delta_center: V2 { x: dcx, y: dcy },
+            linear: V2 { x: lx, y: ly },
+            angular,
+            source,
         };
     }
 
@@ -300,7 +301,7 @@ mod tests {
     use crate::dynamics::joint::revolute::Revolute;
     use crate::dynamics::joint::{Frames, JointImpulses, JointStep};
     use crate::dynamics::wide::{Scalar, Wide};
-    use crate::math::Rot;
+    use crate::math::{Real, Rot};
 
     /// A deterministic stream of numbers in [−1, 1) (a linear congruential generator).
     struct Numbers(u64);
