@@ -761,8 +761,6 @@ impl<L: Lanes> StageData<'_, L> {
                 overflow,
                 self.threshold,
             ),
-            // The joints of one colour move disjoint bodies and read none another moves; the
-            // overflow's run alone.
             Op::PackPins => {
                 for k in items {
                     self.pins.get_mut(k as u32).pack(
@@ -772,6 +770,8 @@ impl<L: Lanes> StageData<'_, L> {
                     );
                 }
             }
+            // The joints of one colour move disjoint bodies and read none another moves; the
+            // overflow's run alone.
             Op::WarmStartJoints => {
                 let step = &self.joint_step;
                 for &unit in &self.joint_units[items] {

@@ -279,11 +279,11 @@ pub(crate) struct MassLanes<L> {
 }
 
 /// The velocities of a bundle's bodies A and B while its constraints are solved.
-struct Velocities<L> {
-    va: V2<L>,
-    wa: L,
-    vb: V2<L>,
-    wb: L,
+pub(crate) struct Velocities<L> {
+    pub va: V2<L>,
+    pub wa: L,
+    pub vb: V2<L>,
+    pub wb: L,
 }
 
 impl<L: Lanes> Velocities<L> {
@@ -299,7 +299,7 @@ impl<L: Lanes> Velocities<L> {
 
     /// Applies an impulse `j` to B (and `−j` to A) at anchors `ra`, `rb`.
     #[inline(always)]
-    fn apply(&mut self, mass: &MassLanes<L>, ra: V2<L>, rb: V2<L>, j: V2<L>) {
+    pub(crate) fn apply(&mut self, mass: &MassLanes<L>, ra: V2<L>, rb: V2<L>, j: V2<L>) {
         self.va.x = self.va.x - mass.inv_mass_a.x * j.x;
         self.va.y = self.va.y - mass.inv_mass_a.y * j.y;
         self.wa = self.wa - mass.inv_inertia_a * ra.cross(j);

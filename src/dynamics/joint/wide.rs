@@ -19,7 +19,7 @@ use crate::dynamics::constraint::Softness;
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::stages::SharedSlice;
 use crate::dynamics::wide::{
-    gather, lane_mask, rotate, scatter, Lanes, MassLanes, SharedStates, LANES, V2,
+    gather, lane_mask, rotate, scatter, Lanes, MassLanes, SharedStates, Velocities, LANES, V2,
 };
 use crate::math::Vec2;
 
@@ -56,34 +56,14 @@ pub(crate) struct PinBundle<L> {
     source: [u32; LANES],
 }
 
-/// The velocities of a bundle's bodies while its joints are solved.
-struct PinVelocities<L> {
-    va: V2<L>,
-    wa: L,
-    vb: V2<L>,
-    wb: L,
-}
-
-impl<L: Lanes> PinVelocities<L> {
-    /// Velocity of B's anchor relative to A's, as `Pair::relative` computes it
-    /// (`vB + ωB × rB − vA − ωA × rA`, with `ω × r = (−ω·r.y, ω·r.x)`).
-    #[inline(always)]
-    fn relative(&self, ra: V2<L>, rb: V2<L>) -> V2<L> {
-        V2 {
-            x: self.vb.x + self.wb.neg() * rb.y - self.va.x - self.wa.neg() * ra.y,
-            y: self.vb.y + self.wb * rb.x - self.va.y - self.wa * ra.x,
-        }
-    }
-
-    /// Applies impulse `p` to B at `rb` and `−p` to A at `ra`, as `Pair::apply` does.
-    #[inline(always)]
-    fn apply(&mut self, m: &MassLanes<L>, ra: V2<L>, rb: V2<L>, p: V2<L>) {
-        self.va.x = self.va.x - m.inv_mass_a.x * p.x;
-        self.va.y = self.va.y - m.inv_mass_a.y * p.y;
-        self.wa = self.wa - m.inv_inertia_a * ra.cross(p);
-        self.vb.x = self.vb.x + m.inv_mass_b.x * p.x;
-        self.vb.y = self.vb.y + m.inv_mass_b.y * p.y;
-        self.wb = self.wb + m.inv_inertia_b * rb.cross(p);
+/// Velocity of B's anchor at `rb` relative to A's at `ra`, as the one-joint path computes it
+/// (`Pair::relative`: `vB + ωB × rB − vA − ωA × rA`, with `ω × r = (−ω·r.y, ω·r.x)`; the contacts'
+/// lanes negate differently, which can differ in the sign of a zero).
+#[inline(always)]
+fn relative<L: Lanes>(v: &Velocities<L>, ra: V2<L>, rb: V2<L>) -> V2<L> {
+    V2 {
+        x: v.vb.x + v.wb.neg() * rb.y - v.va.x - v.wa.neg() * ra.y,
+        y: v.vb.y + v.wb * rb.x - v.va.y - v.wa * ra.x,
     }
 }
 
@@ -162,7 +142,7 @@ impl<L: Lanes> PinBundle<L> {
     /// # Safety
     /// No other thread writes the lanes' states meanwhile.
     #[inline(always)]
-    unsafe fn load(&self, states: &SharedStates<'_>) -> (PinVelocities<L>, V2<L>, V2<L>, V2<L>) {
+    unsafe fn load(&self, states: &SharedStates<'_>) -> (Velocities<L>, V2<L>, V2<L>, V2<L>) {
         // SAFETY: the caller's contract; the indices were checked by `pack`.
         let (sa, sb) = unsafe { (gather::<L>(states, &self.a), gather::<L>(states, &self.b)) };
         let ra = rotate(sa.cos, sa.sin, self.frame_a);
@@ -172,7 +152,7 @@ impl<L: Lanes> PinBundle<L> {
             x: sb.dp.x - sa.dp.x + self.delta_center.x + rb.x - ra.x,
             y: sb.dp.y - sa.dp.y + self.delta_center.y + rb.y - ra.y,
         };
-        let v = PinVelocities {
+        let v = Velocities {
             va: sa.v,
             wa: sa.w,
             vb: sb.v,
@@ -186,7 +166,7 @@ impl<L: Lanes> PinBundle<L> {
     /// # Safety
     /// No other thread reads or writes the states of the bodies the lanes move meanwhile.
     #[inline(always)]
-    unsafe fn store(&self, states: &SharedStates<'_>, v: &PinVelocities<L>, valid: u8) {
+    unsafe fn store(&self, states: &SharedStates<'_>, v: &Velocities<L>, valid: u8) {
         // SAFETY: the caller's contract.
         unsafe {
             scatter(states, &self.a, self.moves_a & valid, v.va, v.wa);
@@ -238,7 +218,7 @@ impl<L: Lanes> PinBundle<L> {
         let k12 = ia.neg() * ra.x * ra.y - ib * rb.x * rb.y;
         let k22 = my + ia * ra.x * ra.x + ib * rb.x * rb.x;
         let det = k11 * k22 - k12 * k12;
-        let relative = v.relative(ra, rb);
+        let relative = relative(&v, ra, rb);
         let rhs = V2 {
             x: relative.x + bias.x,
             y: relative.y + bias.y,
