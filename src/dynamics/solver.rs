@@ -30,7 +30,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::{inverse_effective_mass, relative_velocity, InverseMass};
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint::{JointConstraint, JointStep, PinBundle};
+use crate::dynamics::joint::{DrivenBundle, JointConstraint, JointStep, PinBundle};
 use crate::dynamics::stages::{self, SharedSlice, Stage};
 use crate::dynamics::wide::{Bundle, Lanes, Scalar, Wide, LANES};
 use crate::math::Vec2;
@@ -55,9 +55,10 @@ pub(crate) struct SolverSettings<'a> {
     /// overflow (solved alone), then each colour (`graph.rs`: the joints of one colour share no
     /// body that moves). Empty without joints.
     pub joint_ranges: &'a [Range<u32>],
-    /// How many free pins begin each of `joint_ranges` (`joint/wide.rs`; none in the overflow):
-    /// they are solved [`LANES`] at a time.
-    pub joint_pins: &'a [u32],
+    /// How many free pins, and after them revolute joints with a drive, begin each of
+    /// `joint_ranges` (`joint/wide.rs`; none in the overflow): they are solved [`LANES`] at a
+    /// time.
+    pub joint_pins: &'a [(u32, u32)],
     /// Each solver state's inverse masses (index 0, the shared static entry: none).
     pub masses: &'a [InverseMass],
 }
@@ -92,15 +93,21 @@ pub(crate) struct SoftStepSolver {
     wide: Vec<Bundle<Wide>>,
     /// The same bundles on [`Scalar`] lanes, when `scalar_lanes` is set.
     scalar: Vec<Bundle<Scalar>>,
-    /// Each pin bundle's joints: a range of the joints given to [`ContactSolver::solve`].
+    /// Each pin bundle's and each driven bundle's joints: a range of the joints given to
+    /// [`ContactSolver::solve`].
     pin_members: Vec<(u32, u32)>,
-    /// What the joint stages run over: pin bundles and single joints, colour after colour.
+    driven_members: Vec<(u32, u32)>,
+    /// What the joint stages run over: pin bundles, driven bundles and single joints, colour
+    /// after colour.
     joint_units: Vec<JointUnit>,
     /// The joint stages' ranges of `joint_units` (the overflow, then each colour).
     unit_ranges: Vec<Range<u32>>,
-    /// Free pins on [`Wide`] lanes (or [`Scalar`] ones, with `scalar_lanes`), colour after colour.
+    /// Free pins and driven revolute joints on [`Wide`] lanes (or [`Scalar`] ones, with
+    /// `scalar_lanes`), colour after colour.
     wide_pins: Vec<PinBundle<Wide>>,
     scalar_pins: Vec<PinBundle<Scalar>>,
+    wide_driven: Vec<DrivenBundle<Wide>>,
+    scalar_driven: Vec<DrivenBundle<Scalar>>,
     /// Run the bundles on scalar lanes instead of SIMD (bit-identical; for tests).
     pub scalar_lanes: bool,
     /// Solve every constraint one by one, in colour order, instead of in bundles (for tests).
@@ -108,11 +115,21 @@ pub(crate) struct SoftStepSolver {
     pub one_by_one: bool,
 }
 
-/// One item of a joint stage: a bundle of free pins (index into the pin bundles) or one joint
-/// solved alone (index into the joints).
+/// The bundles a step's solve packs, on lanes `L`: the contacts', the free pins', the driven
+/// revolute joints'.
+type JointLanes<'v, L> = (
+    &'v mut Vec<Bundle<L>>,
+    &'v mut Vec<PinBundle<L>>,
+    &'v mut Vec<DrivenBundle<L>>,
+);
+
+/// One item of a joint stage: a bundle of free pins (index into the pin bundles), of driven
+/// revolute joints (index into the driven bundles), or one joint solved alone (index into the
+/// joints).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum JointUnit {
     Pins(u32),
+    Driven(u32),
     One(u32),
 }
 
@@ -142,15 +159,15 @@ enum Op {
     SolveOverflow,
     RelaxOverflow,
     RestitutionOverflow,
-    /// Free pins into lanes [pin bundles].
-    PackPins,
+    /// Revolute joints into lanes [pin bundles, then driven bundles].
+    PackJointBundles,
     /// The joints' warm start, biased pass and relaxing pass [joint units of one colour, or the
     /// joints' overflow alone], before the contacts.
     WarmStartJoints,
     SolveJoints,
     RelaxJoints,
-    /// The pins' impulses back to their joints [pin bundles].
-    UnpackPins,
+    /// The revolute joints' impulses back to the joints [pin bundles, then driven bundles].
+    UnpackJointBundles,
     /// `hold_out` after the biased / relaxing pass (alone).
     HoldOutSolve,
     HoldOutRelax,
@@ -177,15 +194,17 @@ impl ContactSolver for SoftStepSolver {
         if self.scalar_lanes {
             let mut bundles = core::mem::take(&mut self.scalar);
             let mut pins = core::mem::take(&mut self.scalar_pins);
-            let lanes = (&mut bundles, &mut pins);
+            let mut driven = core::mem::take(&mut self.scalar_driven);
+            let lanes = (&mut bundles, &mut pins, &mut driven);
             self.solve_lanes(settings, states, sims, constraints, joints, lanes);
-            (self.scalar, self.scalar_pins) = (bundles, pins);
+            (self.scalar, self.scalar_pins, self.scalar_driven) = (bundles, pins, driven);
         } else {
             let mut bundles = core::mem::take(&mut self.wide);
             let mut pins = core::mem::take(&mut self.wide_pins);
-            let lanes = (&mut bundles, &mut pins);
+            let mut driven = core::mem::take(&mut self.wide_driven);
+            let lanes = (&mut bundles, &mut pins, &mut driven);
             self.solve_lanes(settings, states, sims, constraints, joints, lanes);
-            (self.wide, self.wide_pins) = (bundles, pins);
+            (self.wide, self.wide_pins, self.wide_driven) = (bundles, pins, driven);
         }
     }
 }
@@ -205,7 +224,7 @@ impl SoftStepSolver {
         sims: &mut [BodySim],
         constraints: &mut [ContactConstraint],
         joints: &mut [JointConstraint],
-        (bundles, pins): (&mut Vec<Bundle<L>>, &mut Vec<PinBundle<L>>),
+        (bundles, pins, driven): JointLanes<'_, L>,
     ) {
         let n = settings.substeps.max(1);
         let h = settings.dt / n as Real;
@@ -251,6 +270,7 @@ impl SoftStepSolver {
         bundles.resize(self.members.len(), Bundle::default());
         self.joint_units(settings);
         pins.resize(self.pin_members.len(), PinBundle::default());
+        driven.resize(self.driven_members.len(), DrivenBundle::default());
         let threads = if parallel_work(bundles.len(), joints.len()) >= PARALLEL_MIN_BUNDLES {
             stages::thread_count()
         } else {
@@ -279,6 +299,8 @@ impl SoftStepSolver {
             joints: SharedSlice::new(joints),
             pins: SharedSlice::new(&mut pins[..]),
             pin_members: &self.pin_members[..],
+            driven: SharedSlice::new(&mut driven[..]),
+            driven_members: &self.driven_members[..],
             joint_units: &self.joint_units[..],
             joint_step: JointStep {
                 h,
@@ -306,21 +328,29 @@ impl SoftStepSolver {
         stages::run_stages(&self.stages, threads, &run);
     }
 
-    /// The joint stages' units (`joint_units`, `unit_ranges`) and the pin bundles' joints
-    /// (`pin_members`): in each colour its free pins (which `settings.joint_pins` counts at the
-    /// start of its range) [`LANES`] at a time, then its other joints one by one.
+    /// The joint stages' units (`joint_units`, `unit_ranges`) and the bundles' joints
+    /// (`pin_members`, `driven_members`): in each colour its free pins, then its revolute joints
+    /// with a drive (which `settings.joint_pins` counts at the start of its range), [`LANES`] at a
+    /// time, then its other joints one by one.
     fn joint_units(&mut self, settings: &SolverSettings<'_>) {
         self.joint_units.clear();
         self.unit_ranges.clear();
         self.pin_members.clear();
-        for (range, &pins) in settings.joint_ranges.iter().zip(settings.joint_pins) {
+        self.driven_members.clear();
+        for (range, &(pins, driven)) in settings.joint_ranges.iter().zip(settings.joint_pins) {
             let first = self.joint_units.len() as u32;
-            let singles = range.start + pins;
-            for from in (range.start..singles).step_by(LANES) {
+            let (driven_start, singles) = (range.start + pins, range.start + pins + driven);
+            for from in (range.start..driven_start).step_by(LANES) {
                 let bundle = self.pin_members.len() as u32;
                 self.pin_members
-                    .push((from, (from + LANES as u32).min(singles)));
+                    .push((from, (from + LANES as u32).min(driven_start)));
                 self.joint_units.push(JointUnit::Pins(bundle));
+            }
+            for from in (driven_start..singles).step_by(LANES) {
+                let bundle = self.driven_members.len() as u32;
+                self.driven_members
+                    .push((from, (from + LANES as u32).min(singles)));
+                self.joint_units.push(JointUnit::Driven(bundle));
             }
             self.joint_units
                 .extend((singles..range.end).map(JointUnit::One));
@@ -348,15 +378,15 @@ impl SoftStepSolver {
             op,
         };
         let bundle_count = self.members.len() as u32;
-        let pin_count = self.pin_members.len() as u32;
+        let joint_bundles = (self.pin_members.len() + self.driven_members.len()) as u32;
         let overflow = !self.colouring.overflow.is_empty();
         let pinned = !settings.pinned.is_empty();
         let stages = &mut self.stages;
         stages.clear();
         stages.push(over(0..constraint_count as u32, Op::Prepare, 64));
         stages.push(over(0..bundle_count, Op::Pack, 8));
-        if pin_count > 0 {
-            stages.push(over(0..pin_count, Op::PackPins, 16));
+        if joint_bundles > 0 {
+            stages.push(over(0..joint_bundles, Op::PackJointBundles, 16));
         }
         let colours = |stages: &mut Vec<Stage<Op>>, op: Op| {
             for range in colour_bundles.iter().filter(|r| !r.is_empty()) {
@@ -408,8 +438,8 @@ impl SoftStepSolver {
         alone(stages, overflow, Op::RestitutionOverflow);
         colours(stages, Op::Restitution);
         stages.push(over(0..bundle_count, Op::Unpack, 8));
-        if pin_count > 0 {
-            stages.push(over(0..pin_count, Op::UnpackPins, 16));
+        if joint_bundles > 0 {
+            stages.push(over(0..joint_bundles, Op::UnpackJointBundles, 16));
         }
     }
 }
@@ -673,6 +703,8 @@ struct StageData<'a, L: Lanes> {
     /// items.
     pins: SharedSlice<'a, PinBundle<L>>,
     pin_members: &'a [(u32, u32)],
+    driven: SharedSlice<'a, DrivenBundle<L>>,
+    driven_members: &'a [(u32, u32)],
     joint_units: &'a [JointUnit],
     /// What the joints share over a substep.
     joint_step: JointStep<'a>,
@@ -761,13 +793,19 @@ impl<L: Lanes> StageData<'_, L> {
                 overflow,
                 self.threshold,
             ),
-            Op::PackPins => {
+            Op::PackJointBundles => {
+                let (pins, joints, step) =
+                    (self.pin_members.len(), self.joints.all(), &self.joint_step);
                 for k in items {
-                    self.pins.get_mut(k as u32).pack(
-                        self.joints.all(),
-                        self.pin_members[k],
-                        self.joint_step.masses,
-                    );
+                    if k < pins {
+                        self.pins
+                            .get_mut(k as u32)
+                            .pack(joints, self.pin_members[k], step.masses);
+                    } else {
+                        let members = self.driven_members[k - pins];
+                        let bundle = self.driven.get_mut((k - pins) as u32);
+                        bundle.pack(joints, members, step.masses, step.h);
+                    }
                 }
             }
             // The joints of one colour move disjoint bodies and read none another moves; the
@@ -777,6 +815,7 @@ impl<L: Lanes> StageData<'_, L> {
                 for &unit in &self.joint_units[items] {
                     match unit {
                         JointUnit::Pins(k) => self.pins.get(k).warm_start(states),
+                        JointUnit::Driven(k) => self.driven.get_mut(k).warm_start(states),
                         JointUnit::One(j) => self.joints.get(j).warm_start(states, step),
                     }
                 }
@@ -788,15 +827,23 @@ impl<L: Lanes> StageData<'_, L> {
                         JointUnit::Pins(k) => {
                             self.pins.get_mut(k).solve(states, use_bias, &step.soft);
                         }
+                        JointUnit::Driven(k) => {
+                            self.driven.get_mut(k).solve(states, use_bias, step)
+                        }
                         JointUnit::One(j) => self.joints.get_mut(j).solve(states, use_bias, step),
                     }
                 }
             }
-            Op::UnpackPins => self
-                .pins
-                .slice_mut(items)
-                .iter()
-                .for_each(|b| b.unpack(&self.joints)),
+            Op::UnpackJointBundles => {
+                let pins = self.pin_members.len();
+                for k in items {
+                    if k < pins {
+                        self.pins.get(k as u32).unpack(&self.joints);
+                    } else {
+                        self.driven.get((k - pins) as u32).unpack(&self.joints);
+                    }
+                }
+            }
             Op::HoldOutSolve => {
                 hold_out(states.all_mut(), constraints.all_mut(), pinned, &self.solve)
             }

@@ -279,6 +279,7 @@ pub(crate) struct MassLanes<L> {
 }
 
 /// The velocities of a bundle's bodies A and B while its constraints are solved.
+#[derive(Clone, Copy)]
 pub(crate) struct Velocities<L> {
     pub va: V2<L>,
     pub wa: L,

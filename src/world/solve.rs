@@ -29,7 +29,7 @@ use crate::dynamics::constraint::{
 };
 use crate::dynamics::contact_math::InverseMass;
 use crate::dynamics::graph::Colouring;
-use crate::dynamics::joint::{is_free_pin, JointConstraint, JointStep};
+use crate::dynamics::joint::{lane_rank, JointConstraint, JointStep};
 use crate::dynamics::solver::{ContactSolver, SoftStepSolver, SolverSettings};
 use crate::dynamics::BodyKind;
 use crate::math::{Real, Transform};
@@ -76,9 +76,9 @@ pub(crate) struct SolverBuffers {
     coloured_edges: Vec<(Option<u32>, Option<u32>)>,
     joint_order: Vec<u32>,
     joint_ranges: Vec<Range<u32>>,
-    /// How many free pins (`joint/wide.rs`) begin each range of `joint_ranges` (none in the
-    /// overflow's).
-    joint_pins: Vec<u32>,
+    /// How many free pins, and after them revolute joints with a drive (`joint/wide.rs`, solved
+    /// in lanes), begin each range of `joint_ranges` (none in the overflow's).
+    joint_pins: Vec<(u32, u32)>,
     /// The softness of the joints' rigid parts over a substep, this step.
     joint_soft: Softness,
 }
@@ -370,31 +370,36 @@ fn build_joints(
         );
         std::mem::swap(&mut solver.joint_edges, &mut solver.coloured_edges);
     }
-    // Within each colour the free pins come first, for the solver's lanes (`joint/wide.rs`);
-    // the joints of one colour share no body that moves, so their order within it does not
-    // change what the solver computes. The overflow keeps its order: it is solved one by one.
+    // Within each colour the revolute joints come first, for the solver's lanes
+    // (`joint/wide.rs`): the free pins, then those with a drive, then the other kinds. The joints
+    // of one colour share no body that moves, so their order within it does not change what the
+    // solver computes. The overflow keeps its order: it is solved one by one.
     solver.joint_pins.clear();
     for (colour, range) in solver.joint_ranges.iter().enumerate() {
         let order = &solver.joint_order[range.start as usize..range.end as usize];
-        let mut pins = 0;
-        for pass in [true, false] {
+        let (mut ranks, mut placed) = ([0; 2], 0);
+        for rank in 0..3 {
             for &k in order {
                 let (slot, a, b) = solver.joint_slots[k as usize];
                 let j = joints.at(slot as usize);
-                if (colour > 0 && is_free_pin(&j.kind)) != pass {
+                let at = if colour > 0 { lane_rank(&j.kind) } else { 2 };
+                if at != rank {
                     continue;
                 }
-                pins += u32::from(pass);
+                if let Some(count) = ranks.get_mut(usize::from(rank)) {
+                    *count += 1;
+                }
+                placed += 1;
                 let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
                 let states = (a as usize, b as usize);
                 let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
                 solver.joints.push(c);
             }
-            if pins as usize == order.len() {
-                break; // (all pins: nothing left for the second pass)
+            if placed == order.len() {
+                break; // (nothing left for the later ranks)
             }
         }
-        solver.joint_pins.push(pins);
+        solver.joint_pins.push((ranks[0], ranks[1]));
     }
 }
 

@@ -37,7 +37,8 @@ pub(crate) mod revolute;
 mod step;
 pub(crate) mod weld;
 pub(crate) mod wheel;
-#[allow(unsafe_code)] // pins of one colour read and write body states through `SharedSlice`
+#[allow(unsafe_code)]
+// revolute joints of one colour read and write body states through `SharedSlice`
 mod wide;
 
 pub use distance::DistanceJointDef;
@@ -52,7 +53,7 @@ pub use wheel::WheelJointDef;
 pub(crate) use error::{check_common, finite, finite_vec};
 pub(crate) use parts::Motor;
 pub(crate) use step::{two_body_frames, Frames, JointConstraint, JointStep};
-pub(crate) use wide::{is_free_pin, PinBundle};
+pub(crate) use wide::{lane_rank, DrivenBundle, PinBundle};
 
 use crate::dynamics::{Body, BodyId};
 use crate::math::{Real, Vec2};

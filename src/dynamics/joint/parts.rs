@@ -149,6 +149,15 @@ pub(crate) struct Drive {
     pub spring: Option<Spring>,
 }
 
+impl Drive {
+    /// No limit, motor or spring.
+    pub const NONE: Self = Self {
+        limit: None,
+        motor: None,
+        spring: None,
+    };
+}
+
 /// A limit as a definition gives it: `(field name, enabled, lower, upper)`.
 pub(crate) type LimitDef = (&'static str, bool, Real, Real);
 /// A motor as a definition gives it: `(name of its largest torque or force, enabled, speed,

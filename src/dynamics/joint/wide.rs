@@ -1,19 +1,23 @@
-//! Free pins in SIMD lanes: the warm start and the two passes of [`LANES`] (eight) revolute
-//! joints without limit, motor or spring at once, one per lane, with the lanes of the wide contact
-//! solver (`dynamics/wide.rs`).
+//! Revolute joints in SIMD lanes: the warm start and the two passes of [`LANES`] (eight)
+//! revolute joints at once, one per lane, with the lanes of the wide contact solver
+//! (`dynamics/wide.rs`).
 //!
 //! The joints of one colour (`graph.rs`) share no body that moves, so solving eight of them side
 //! by side is exactly solving them one after the other. Each lane performs the IEEE operations of
-//! the one-joint path (`step.rs` and `parts.rs`: `Revolute::warm_start`, `Substep::rigid_point`)
-//! in the same order, so results are bit for bit those of solving the joints one by one: the
-//! determinism fingerprints of scenes with joints did not change when the lanes came in. A free
-//! pin is the commonest joint (chains, ragdolls, grids, Box2D's joint grid); the other kinds stay
+//! the one-joint path (`step.rs`, `parts.rs`, `revolute.rs`: spring, motor, the two one-sided
+//! limits, then the point) in the same order, so results are bit for bit those of solving the
+//! joints one by one: the determinism fingerprints of scenes with joints did not change when the
+//! lanes came in. Free pins (no limit, motor or spring: chains, grids) come first in each colour,
+//! in compact bundles that run the point alone ([`PinBundle`]); the revolute joints with a drive
+//! (ragdolls) follow, in bundles that add the drive's lanes ([`DrivenBundle`]), where a part runs
+//! only in the lanes whose joint has it and is skipped when no lane has it. The other kinds stay
 //! one by one.
 //!
-//! Units and frames: anchors and offsets in metres (world orientation), velocities in m/s and
-//! rad/s, impulses in N·s.
+//! Units and frames: anchors and offsets in metres (world orientation), angles in radians,
+//! velocities in m/s and rad/s, impulses in N·s and N·m·s.
 
-use super::step::JointConstraint;
+use super::parts::{Drive, Spring};
+use super::step::{JointConstraint, JointStep};
 use super::JointKind;
 use crate::dynamics::constraint::Softness;
 use crate::dynamics::contact_math::InverseMass;
@@ -21,15 +25,20 @@ use crate::dynamics::stages::SharedSlice;
 use crate::dynamics::wide::{
     gather, lane_mask, rotate, scatter, Lanes, MassLanes, SharedStates, Velocities, LANES, V2,
 };
-use crate::math::Vec2;
+use crate::math::{Real, Rot, Vec2};
 
-/// Whether `kind` is a free pin: a revolute joint without limit, motor or spring, whose every
-/// pass is the rigid point constraint alone (what [`PinBundle`] solves).
-pub(crate) fn is_free_pin(kind: &JointKind) -> bool {
-    matches!(kind, JointKind::Revolute(r) if r.0.limit.is_none() && r.0.motor.is_none() && r.0.spring.is_none())
+/// Where a joint of kind `kind` goes in its colour: 0 for a free pin (a revolute joint without
+/// limit, motor or spring: the point constraint alone, [`PinBundle`]), 1 for a revolute joint
+/// with a drive ([`DrivenBundle`]), 2 for the other kinds (solved one by one).
+pub(crate) fn lane_rank(kind: &JointKind) -> u8 {
+    match kind {
+        JointKind::Revolute(r) if r.0 == Drive::NONE => 0,
+        JointKind::Revolute(_) => 1,
+        _ => 2,
+    }
 }
 
-/// Up to [`LANES`] free pins of one colour, lane by lane (see [`JointConstraint`]): what their
+/// Up to [`LANES`] free pins of one colour (or the point of a [`DrivenBundle`]), lane by lane (see [`JointConstraint`]): what their
 /// passes read, and the point impulses they accumulate over the step.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PinBundle<L> {
@@ -75,7 +84,7 @@ impl<L: Lanes> PinBundle<L> {
         let (from, to) = (range.0 as usize, range.1 as usize);
         debug_assert!(from < to && to - from <= LANES);
         let members = &joints[from..to];
-        debug_assert!(members.iter().all(|j| is_free_pin(&j.kind)));
+        debug_assert!(members.iter().all(|j| lane_rank(&j.kind) < 2));
         assert!(
             members
                 .iter()
@@ -137,12 +146,17 @@ impl<L: Lanes> PinBundle<L> {
         };
     }
 
-    /// The bodies' velocities and the anchors turned with the bodies so far this step.
+    /// The bodies' velocities, the anchors turned with the bodies so far this step, their
+    /// separation, and the two bodies' turns so far (`[cos A, sin A, cos B, sin B]`).
     ///
     /// # Safety
     /// No other thread writes the lanes' states meanwhile.
     #[inline(always)]
-    unsafe fn load(&self, states: &SharedStates<'_>) -> (Velocities<L>, V2<L>, V2<L>, V2<L>) {
+    #[allow(clippy::type_complexity)]
+    unsafe fn load(
+        &self,
+        states: &SharedStates<'_>,
+    ) -> (Velocities<L>, V2<L>, V2<L>, V2<L>, [L; 4]) {
         // SAFETY: the caller's contract; the indices were checked by `pack`.
         let (sa, sb) = unsafe { (gather::<L>(states, &self.a), gather::<L>(states, &self.b)) };
         let ra = rotate(sa.cos, sa.sin, self.frame_a);
@@ -158,7 +172,7 @@ impl<L: Lanes> PinBundle<L> {
             vb: sb.v,
             wb: sb.w,
         };
-        (v, ra, rb, d)
+        (v, ra, rb, d, [sa.cos, sa.sin, sb.cos, sb.sin])
     }
 
     /// Writes back the velocities of the lanes set in `moves_a` / `moves_b` and `valid`.
@@ -180,7 +194,7 @@ impl<L: Lanes> PinBundle<L> {
     /// As [`JointConstraint::solve`]: the joints of one colour.
     pub unsafe fn warm_start(&self, states: &SharedStates<'_>) {
         // SAFETY: the caller's contract.
-        let (mut v, ra, rb, _) = unsafe { self.load(states) };
+        let (mut v, ra, rb, _, _) = unsafe { self.load(states) };
         v.apply(&self.mass, ra, rb, self.linear);
         v.wa = v.wa - self.mass.inv_inertia_a * self.angular;
         v.wb = v.wb + self.mass.inv_inertia_b * self.angular;
@@ -189,14 +203,33 @@ impl<L: Lanes> PinBundle<L> {
     }
 
     /// One pass of the point constraint: the biased one (`use_bias`, softness `soft`) or the
-    /// relaxing one. A lane whose effective mass matrix is singular (neither body responds) is
-    /// left as it is, as the one-joint path returns early.
+    /// relaxing one. A lane whose effective mass matrix is singular (neither body can move its
+    /// anchor) is left as it is, as the one-joint path returns early.
     ///
     /// # Safety
     /// As [`JointConstraint::solve`]: the joints of one colour.
     pub unsafe fn solve(&mut self, states: &SharedStates<'_>, use_bias: bool, soft: &Softness) {
         // SAFETY: the caller's contract.
-        let (mut v, ra, rb, d) = unsafe { self.load(states) };
+        let (mut v, ra, rb, d, _) = unsafe { self.load(states) };
+        let valid = self.point(&mut v, (ra, rb, d), use_bias, soft, false);
+        // SAFETY: the caller's contract.
+        unsafe { self.store(states, &v, valid) };
+    }
+
+    /// The point constraint (`Substep::rigid_point`: `parts::point` without a length cap) on
+    /// velocities `v`, with the anchors and their separation `(ra, rb, d)`. Returns the lanes
+    /// whose matrix is regular. A singular lane keeps its impulse; its velocities are only equal
+    /// to the old ones but for the sign of a zero, so they must not be written back, or
+    /// (`pick_back`, after other parts changed them) are picked back lane by lane.
+    #[inline(always)]
+    fn point(
+        &mut self,
+        v: &mut Velocities<L>,
+        (ra, rb, d): (V2<L>, V2<L>, V2<L>),
+        use_bias: bool,
+        soft: &Softness,
+        pick_back: bool,
+    ) -> u8 {
         let (bias, ms, is) = if use_bias {
             let rate = L::splat(soft.bias_rate);
             (
@@ -218,7 +251,7 @@ impl<L: Lanes> PinBundle<L> {
         let k12 = ia.neg() * ra.x * ra.y - ib * rb.x * rb.y;
         let k22 = my + ia * ra.x * ra.x + ib * rb.x * rb.x;
         let det = k11 * k22 - k12 * k12;
-        let relative = relative(&v, ra, rb);
+        let relative = relative(v, ra, rb);
         let rhs = V2 {
             x: relative.x + bias.x,
             y: relative.y + bias.y,
@@ -234,7 +267,7 @@ impl<L: Lanes> PinBundle<L> {
             x: acc.x + (ms * solved.x - is * acc.x),
             y: acc.y + (ms * solved.y - is * acc.y),
         };
-        // Singular lanes (and empty ones) keep their impulse and move nothing.
+        // Singular lanes (and empty ones) keep their impulse.
         let zero = L::default();
         let valid = lane_mask({
             let det = det.to_array();
@@ -250,9 +283,23 @@ impl<L: Lanes> PinBundle<L> {
             y: new.y - acc.y,
         };
         self.linear = new;
+        let before = *v;
         v.apply(m, ra, rb, applied);
-        // SAFETY: the caller's contract.
-        unsafe { self.store(states, &v, valid) };
+        if pick_back {
+            *v = Velocities {
+                va: V2 {
+                    x: keep(v.va.x, before.va.x),
+                    y: keep(v.va.y, before.va.y),
+                },
+                wa: keep(v.wa, before.wa),
+                vb: V2 {
+                    x: keep(v.vb.x, before.vb.x),
+                    y: keep(v.vb.y, before.vb.y),
+                },
+                wb: keep(v.wb, before.wb),
+            };
+        }
+        valid
     }
 
     /// Writes the accumulated impulses back to the joints the lanes came from.
@@ -273,15 +320,307 @@ impl<L: Lanes> PinBundle<L> {
     }
 }
 
+/// Three soft-constraint coefficients in lanes (see `Softness`).
+#[derive(Clone, Copy, Debug, Default)]
+struct SoftLanes<L> {
+    bias_rate: L,
+    mass_scale: L,
+    impulse_scale: L,
+}
+
+/// What the lanes of a bundle with some drive read besides the point: per lane, 1 where its joint
+/// has the part and 0 where not (`has_*`), and the part's settings.
+#[derive(Clone, Copy, Debug, Default)]
+struct DriveLanes<L> {
+    has_spring: L,
+    spring: SoftLanes<L>,
+    has_motor: L,
+    /// Motor target speed (rad/s) and largest impulse over a substep (N·m·s).
+    motor_speed: L,
+    motor_max: L,
+    has_limit: L,
+    lower: L,
+    upper: L,
+    /// The relative angle minus the reference at the step's start (radians).
+    delta_angle: L,
+    /// `1 / (1/IA + 1/IB)`, or 0 when neither turns.
+    inv_k: L,
+}
+
+/// Per lane: `new` where `mask` is 1, `old` where it is 0.
+#[inline(always)]
+fn pick<L: Lanes>(mask: L, new: L, old: L) -> L {
+    mask.gt_select(L::default(), new, old)
+}
+
+/// Applies angular impulse `l` (B gets `l`, A `−l`) in the lanes where `mask` is 1, as
+/// `Pair::apply_angular` does; the other lanes are left as they were.
+#[inline(always)]
+fn apply_angular<L: Lanes>(v: &mut Velocities<L>, m: &MassLanes<L>, l: L, mask: L) {
+    v.wa = pick(mask, v.wa - m.inv_inertia_a * l, v.wa);
+    v.wb = pick(mask, v.wb + m.inv_inertia_b * l, v.wb);
+}
+
+/// `one_sided_angular` with `Substep::limit`, in the lanes with a limit (`drive.has_limit`): the
+/// lower limit (margin `c` = angle − lower, sign +1) or the upper one (`upper`: margin upper −
+/// angle, sign −1), with accumulated impulse `acc`. Returns the new accumulated impulse.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn one_sided<L: Lanes>(
+    v: &mut Velocities<L>,
+    m: &MassLanes<L>,
+    drive: &DriveLanes<L>,
+    acc: L,
+    c: L,
+    upper: bool,
+    use_bias: bool,
+    step: &JointStep<'_>,
+) -> L {
+    // Within the limit (c > 0): speculative; past it: the rigid softness.
+    let zero = L::default();
+    let (rigid_bias, rigid_ms, rigid_is) = if use_bias {
+        let s = &step.soft;
+        (L::splat(s.bias_rate) * c, s.mass_scale, s.impulse_scale)
+    } else {
+        (zero, 1.0, 0.0)
+    };
+    let bias = c.gt_select(zero, c * L::splat(step.inv_h), rigid_bias);
+    let ms = c.gt_select(zero, L::splat(1.0), L::splat(rigid_ms));
+    let is = c.gt_select(zero, zero, L::splat(rigid_is));
+    let relative = v.wb - v.wa;
+    let cdot = if upper { relative.neg() } else { relative };
+    let impulse = ms.neg() * drive.inv_k * (cdot + bias) - is * acc;
+    // `f64::max(x, 0.0)` lane by lane, as the one-joint path clamps.
+    let sum = (acc + impulse).to_array();
+    let new = L::from_fn(|i| sum[i].max(0.0));
+    let applied = new - acc;
+    let push = if upper { applied.neg() } else { applied };
+    apply_angular(v, m, push, drive.has_limit);
+    pick(drive.has_limit, new, acc)
+}
+
+/// Up to [`LANES`] revolute joints of one colour with a drive (or without: their lanes skip it),
+/// lane by lane: the point's lanes ([`PinBundle`]), the drive's settings, and the angular
+/// impulses they accumulate over the step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DrivenBundle<L> {
+    pin: PinBundle<L>,
+    spring_impulse: L,
+    motor_impulse: L,
+    lower_impulse: L,
+    upper_impulse: L,
+    /// Which parts some lane has (the others are skipped), and their settings.
+    any_spring: bool,
+    any_motor: bool,
+    any_limit: bool,
+    drive: DriveLanes<L>,
+}
+
+impl<L: Lanes> DrivenBundle<L> {
+    /// Packs the revolute joints `joints[range]` (at most [`LANES`]) for substeps of `h` seconds,
+    /// with their bodies' inverse masses by solver entry `masses` (see [`PinBundle::pack`]).
+    pub fn pack(
+        &mut self,
+        joints: &[JointConstraint],
+        range: (u32, u32),
+        masses: &[InverseMass],
+        h: Real,
+    ) {
+        self.pin.pack(joints, range, masses);
+        // The drive's values, each into its lane; lanes without a part (and empty lanes) are
+        // zeros there.
+        let mut d = [[0.0; LANES]; 16];
+        let (mut any_spring, mut any_motor, mut any_limit) = (false, false, false);
+        for (lane, j) in joints[range.0 as usize..range.1 as usize]
+            .iter()
+            .enumerate()
+        {
+            let JointKind::Revolute(r) = &j.kind else {
+                unreachable!("only revolute joints are packed into lanes");
+            };
+            let Drive {
+                limit,
+                motor,
+                spring,
+            } = r.0;
+            any_spring |= spring.is_some();
+            any_motor |= motor.is_some();
+            any_limit |= limit.is_some();
+            let soft = Spring::softness_of(spring, h);
+            let on = |x: bool| if x { 1.0 } else { 0.0 };
+            let i = &j.impulses;
+            let values = [
+                on(spring.is_some()),
+                soft.bias_rate,
+                soft.mass_scale,
+                soft.impulse_scale,
+                on(motor.is_some()),
+                motor.map_or(0.0, |m| m.speed),
+                motor.map_or(0.0, |m| m.max * h),
+                on(limit.is_some()),
+                limit.map_or(0.0, |l| l.lower),
+                limit.map_or(0.0, |l| l.upper),
+                j.frames.delta_angle,
+                j.inv_k_angular,
+                i.spring,
+                i.motor,
+                i.lower,
+                i.upper,
+            ];
+            for (field, value) in d.iter_mut().zip(values) {
+                field[lane] = value;
+            }
+        }
+        let [hs, sbr, sms, sis, hm, speed, most, hl, lower, upper, angle, inv_k, si, mi, li, ui] =
+            d.map(|field| L::from_fn(|lane| field[lane]));
+        (self.spring_impulse, self.motor_impulse) = (si, mi);
+        (self.lower_impulse, self.upper_impulse) = (li, ui);
+        (self.any_spring, self.any_motor, self.any_limit) = (any_spring, any_motor, any_limit);
+        self.drive = DriveLanes {
+            has_spring: hs,
+            spring: SoftLanes {
+                bias_rate: sbr,
+                mass_scale: sms,
+                impulse_scale: sis,
+            },
+            has_motor: hm,
+            motor_speed: speed,
+            motor_max: most,
+            has_limit: hl,
+            lower,
+            upper,
+            delta_angle: angle,
+            inv_k,
+        };
+    }
+
+    /// Applies the accumulated impulses (warm start), as `Revolute::warm_start`.
+    ///
+    /// # Safety
+    /// As [`JointConstraint::solve`]: the joints of one colour.
+    pub unsafe fn warm_start(&mut self, states: &SharedStates<'_>) {
+        self.pin.angular =
+            self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse;
+        // SAFETY: the caller's contract.
+        unsafe { self.pin.warm_start(states) };
+    }
+
+    /// One pass, as `Revolute::solve`: the spring, the motor, the two one-sided limits, then the
+    /// point; the biased pass (`use_bias`) or the relaxing one, with `step`'s substep and rigid
+    /// softness.
+    ///
+    /// # Safety
+    /// As [`JointConstraint::solve`]: the joints of one colour.
+    pub unsafe fn solve(
+        &mut self,
+        states: &SharedStates<'_>,
+        use_bias: bool,
+        step: &JointStep<'_>,
+    ) {
+        // SAFETY: the caller's contract.
+        let (mut v, ra, rb, d, [ca, sa, cb, sb]) = unsafe { self.pin.load(states) };
+        let angle = if self.any_spring || self.any_limit {
+            // The angle as `JointConstraint::substep` computes it, lane by lane (an arctangent
+            // each).
+            let (ca, sa, cb, sb) = (ca.to_array(), sa.to_array(), cb.to_array(), sb.to_array());
+            let delta = self.drive.delta_angle.to_array();
+            L::from_fn(|i| {
+                let qa = Rot {
+                    cos: ca[i],
+                    sin: sa[i],
+                };
+                let qb = Rot {
+                    cos: cb[i],
+                    sin: sb[i],
+                };
+                delta[i] + qa.inv_mul_rot(qb).angle()
+            })
+        } else {
+            L::default()
+        };
+        self.drive_parts(&mut v, angle, use_bias, step);
+        // The drive's parts may have changed a singular lane's velocities: picked back.
+        self.pin
+            .point(&mut v, (ra, rb, d), use_bias, &step.soft, true);
+        // SAFETY: the caller's contract.
+        unsafe { self.pin.store(states, &v, u8::MAX) };
+    }
+
+    /// The parts before the point, in the lanes whose joints have them: the spring, the motor,
+    /// then the two one-sided limits, at relative angle `angle`.
+    #[inline(always)]
+    fn drive_parts(
+        &mut self,
+        v: &mut Velocities<L>,
+        angle: L,
+        use_bias: bool,
+        step: &JointStep<'_>,
+    ) {
+        let (m, dr) = (&self.pin.mass, &self.drive);
+        if self.any_spring {
+            // `Substep::angular` with `Substep::sprung`.
+            let (s, mask, acc) = (&dr.spring, dr.has_spring, self.spring_impulse);
+            let bias = s.bias_rate * angle;
+            let cdot = v.wb - v.wa;
+            let impulse = s.mass_scale.neg() * dr.inv_k * (cdot + bias) - s.impulse_scale * acc;
+            self.spring_impulse = pick(mask, acc + impulse, acc);
+            apply_angular(v, m, impulse, mask);
+        }
+        if self.any_motor {
+            // `Substep::angular_motor`: the accumulated impulse clamped to `[−max, max]`, as
+            // `f64::clamp` (lower bound first).
+            let cdot = v.wb - v.wa - dr.motor_speed;
+            let (acc, max) = (self.motor_impulse, dr.motor_max);
+            let x = acc - dr.inv_k * cdot;
+            let low = max.neg();
+            let x = low.gt_select(x, low, x);
+            let new = x.gt_select(max, max, x);
+            let applied = new - acc;
+            self.motor_impulse = pick(dr.has_motor, new, acc);
+            apply_angular(v, m, applied, dr.has_motor);
+        }
+        if self.any_limit {
+            let lower = angle - dr.lower;
+            self.lower_impulse =
+                one_sided(v, m, dr, self.lower_impulse, lower, false, use_bias, step);
+            let upper = dr.upper - angle;
+            self.upper_impulse =
+                one_sided(v, m, dr, self.upper_impulse, upper, true, use_bias, step);
+        }
+    }
+
+    /// Writes the accumulated impulses back to the joints the lanes came from.
+    ///
+    /// # Safety
+    /// As [`PinBundle::unpack`].
+    pub unsafe fn unpack(&self, joints: &SharedSlice<'_, JointConstraint>) {
+        // SAFETY: the caller's contract.
+        unsafe { self.pin.unpack(joints) };
+        let (spring, motor) = (
+            self.spring_impulse.to_array(),
+            self.motor_impulse.to_array(),
+        );
+        let (lower, upper) = (self.lower_impulse.to_array(), self.upper_impulse.to_array());
+        for (lane, &k) in self.pin.source.iter().enumerate() {
+            if k == u32::MAX {
+                continue;
+            }
+            // SAFETY: the caller's contract.
+            let i = &mut unsafe { joints.get_mut(k) }.impulses;
+            (i.spring, i.motor, i.lower, i.upper) =
+                (spring[lane], motor[lane], lower[lane], upper[lane]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::constraint::BodyState;
-    use crate::dynamics::joint::parts::Drive;
+    use crate::dynamics::constraint::{BodyState, Softness};
+    use crate::dynamics::joint::parts::{Limit, Motor};
     use crate::dynamics::joint::revolute::Revolute;
-    use crate::dynamics::joint::{Frames, JointImpulses, JointStep};
+    use crate::dynamics::joint::{Frames, JointImpulses};
     use crate::dynamics::wide::{Scalar, Wide};
-    use crate::math::{Real, Rot};
 
     /// A deterministic stream of numbers in [−1, 1) (a linear congruential generator).
     struct Numbers(u64);
@@ -298,12 +637,43 @@ mod tests {
         }
     }
 
-    /// `count` free pins, each between two bodies of its own (a colour: no body shared), with
-    /// every case the lanes must match the one-by-one path on: a pin to the static entry, a
-    /// body that does not turn (zero inverse inertia), one whose translation is locked along an
-    /// axis, a pin between two bodies that do not respond, a body locked along both axes pinned
-    /// to the static entry (a singular matrix: left as it is), stale angular impulses from a
-    /// drive switched off; random anchors, offsets, velocities, turns.
+    /// A random drive for joint `k`: none for a third of the joints (free pins), otherwise each
+    /// of a limit (sometimes already passed), a motor and a spring with even odds.
+    fn drive(n: &mut Numbers, k: usize) -> Drive {
+        if k.is_multiple_of(3) {
+            return Drive::NONE;
+        }
+        let on = |n: &mut Numbers| n.next() > 0.0;
+        let limit = on(n).then(|| {
+            let lower = n.next() * 0.6;
+            Limit {
+                lower,
+                upper: lower + n.next().abs() * 0.5,
+            }
+        });
+        let motor = on(n).then(|| Motor {
+            speed: n.next() * 4.0,
+            max: n.next().abs() * 50.0,
+        });
+        let spring = on(n).then(|| Spring {
+            hertz: 1.0 + 8.0 * n.next().abs(),
+            damping_ratio: n.next().abs(),
+        });
+        Drive {
+            limit,
+            motor,
+            spring,
+        }
+    }
+
+    /// `count` revolute joints, each between two bodies of its own (a colour: no body shared),
+    /// with every case the lanes must match the one-by-one path on: a joint to the static entry,
+    /// a body that does not turn (zero inverse inertia), one whose translation is locked along an
+    /// axis, a joint between two bodies that do not respond, a body locked along both axes pinned
+    /// to the static entry (a singular point matrix), stale angular impulses on a free pin (a
+    /// drive switched off), drives of every combination; random anchors, offsets, angles,
+    /// velocities, turns and impulses. Ordered as `build_joints` lays out a colour: free pins
+    /// first.
     fn scene(seed: u64, count: usize) -> (Vec<JointConstraint>, Vec<BodyState>, Vec<InverseMass>) {
         let mut n = Numbers(seed);
         let mut states = vec![BodyState::STATIC];
@@ -331,12 +701,7 @@ mod tests {
             masses.push(m);
             (states.len() - 1) as u32
         };
-        let drive = Drive {
-            limit: None,
-            motor: None,
-            spring: None,
-        };
-        let joints = (0..count)
+        let mut joints: Vec<JointConstraint> = (0..count)
             .map(|k| {
                 let case = k % 6;
                 let a = match case {
@@ -345,49 +710,95 @@ mod tests {
                     _ => body(&mut n, case),
                 };
                 let b = body(&mut n, if case >= 3 { case } else { (k / 6) % 3 });
+                let drive = drive(&mut n, k);
+                let stale = |n: &mut Numbers| n.next() * 0.2;
                 JointConstraint {
                     slot: k as u32,
                     a,
                     b,
-                    reads_angle: false,
+                    reads_angle: drive.spring.is_some() || drive.limit.is_some(),
                     frames: Frames {
                         frame_a: n.vec(0.6),
                         frame_b: n.vec(0.6),
                         delta_center: n.vec(1.2),
-                        delta_angle: 0.0,
+                        delta_angle: n.next() * 0.8,
                         axis: Vec2::X,
                     },
                     kind: JointKind::Revolute(Revolute(drive)),
                     impulses: JointImpulses {
                         linear: n.vec(0.3),
-                        motor: if case == 5 { n.next() } else { 0.0 },
+                        spring: stale(&mut n),
+                        motor: stale(&mut n),
+                        lower: stale(&mut n).abs(),
+                        upper: stale(&mut n).abs(),
                         ..JointImpulses::default()
                     },
                     inv_k_angular: 0.0,
                 }
             })
             .collect();
+        for j in &mut joints {
+            // As `JointConstraint::prepare`.
+            let k = masses[j.a as usize].angular + masses[j.b as usize].angular;
+            j.inv_k_angular = if k > 0.0 { 1.0 / k } else { 0.0 };
+        }
+        joints.sort_by_key(|j| lane_rank(&j.kind));
         (joints, states, masses)
     }
 
     /// Warm start, the biased pass and the relaxing pass, twice, of `joints` in bundles of
-    /// [`LANES`] on lanes `L`; the states and the joints' impulses after.
-    fn in_lanes<L: Lanes>(
+    /// [`LANES`] on lanes `L`; the states and the joints after.
+    fn driven_in_lanes<L: Lanes>(
         mut joints: Vec<JointConstraint>,
         mut states: Vec<BodyState>,
-        masses: &[InverseMass],
-        soft: &Softness,
+        step: &JointStep<'_>,
     ) -> (Vec<BodyState>, Vec<JointConstraint>) {
         let count = joints.len() as u32;
         let ranges: Vec<(u32, u32)> = (0..count)
             .step_by(LANES)
             .map(|from| (from, (from + LANES as u32).min(count)))
             .collect();
-        let mut bundles: Vec<PinBundle<L>> = ranges
+        let mut bundles: Vec<DrivenBundle<L>> = ranges
             .iter()
             .map(|&r| {
+                let mut b = DrivenBundle::default();
+                b.pack(&joints, r, step.masses, step.h);
+                b
+            })
+            .collect();
+        let shared = SharedSlice::new(&mut states);
+        // SAFETY: one thread; the joints share no body.
+        unsafe {
+            for _ in 0..2 {
+                bundles.iter_mut().for_each(|b| b.warm_start(&shared));
+                for use_bias in [true, false] {
+                    bundles
+                        .iter_mut()
+                        .for_each(|b| b.solve(&shared, use_bias, step));
+                }
+            }
+            let joint_slice = SharedSlice::new(&mut joints);
+            bundles.iter().for_each(|b| b.unpack(&joint_slice));
+        }
+        (states, joints)
+    }
+
+    /// As [`driven_in_lanes`], for free pins in pin bundles.
+    fn pins_in_lanes<L: Lanes>(
+        mut joints: Vec<JointConstraint>,
+        mut states: Vec<BodyState>,
+        step: &JointStep<'_>,
+    ) -> (Vec<BodyState>, Vec<JointConstraint>) {
+        let count = joints.len() as u32;
+        let mut bundles: Vec<PinBundle<L>> = (0..count)
+            .step_by(LANES)
+            .map(|from| {
                 let mut b = PinBundle::default();
-                b.pack(&joints, r, masses);
+                b.pack(
+                    &joints,
+                    (from, (from + LANES as u32).min(count)),
+                    step.masses,
+                );
                 b
             })
             .collect();
@@ -399,7 +810,7 @@ mod tests {
                 for use_bias in [true, false] {
                     bundles
                         .iter_mut()
-                        .for_each(|b| b.solve(&shared, use_bias, soft));
+                        .for_each(|b| b.solve(&shared, use_bias, &step.soft));
                 }
             }
             let joint_slice = SharedSlice::new(&mut joints);
@@ -409,20 +820,24 @@ mod tests {
     }
 
     #[test]
-    fn pins_in_lanes_are_the_one_by_one_solve_to_the_bit() {
-        let soft = Softness::new(60.0, 2.0, 1.0 / 240.0);
+    fn revolute_joints_in_lanes_are_the_one_by_one_solve_to_the_bit() {
         let bits = |s: &[BodyState]| -> Vec<u64> {
             s.iter()
                 .flat_map(|s| [s.v.x, s.v.y, s.w].map(Real::to_bits))
                 .collect()
         };
-        for seed in 0..40 {
-            // Partly filled bundles too: 1 to 21 pins.
+        let impulses = |j: &JointConstraint| {
+            let i = &j.impulses;
+            [i.linear.x, i.linear.y, i.spring, i.motor, i.lower, i.upper].map(Real::to_bits)
+        };
+        let (mut limited, mut moved) = (0, 0);
+        for seed in 0..60 {
+            // Partly filled bundles too: 1 to 21 joints.
             let (joints, states, masses) = scene(seed, 1 + (seed as usize * 5) % 21);
             let step = JointStep {
                 h: 1.0 / 240.0,
                 inv_h: 240.0,
-                soft,
+                soft: Softness::new(60.0, 2.0, 1.0 / 240.0),
                 masses: &masses,
             };
             let (mut one, mut by_one) = (joints.clone(), states.clone());
@@ -437,18 +852,51 @@ mod tests {
                     }
                 }
             }
-            let wide = in_lanes::<Wide>(joints.clone(), states.clone(), &masses, &soft);
-            let scalar = in_lanes::<Scalar>(joints, states.clone(), &masses, &soft);
+            let wide = driven_in_lanes::<Wide>(joints.clone(), states.clone(), &step);
+            let scalar = driven_in_lanes::<Scalar>(joints.clone(), states.clone(), &step);
+            // The free pins alone (`lane_rank` 0, first in the scene's order) in pin bundles.
+            let free = joints.iter().filter(|j| lane_rank(&j.kind) == 0).count();
+            let (mut one_pins, mut pins_by_one) = (joints[..free].to_vec(), states.clone());
+            let shared = SharedSlice::new(&mut pins_by_one);
+            // SAFETY: one thread.
+            unsafe {
+                for _ in 0..2 {
+                    one_pins.iter().for_each(|j| j.warm_start(&shared, &step));
+                    for use_bias in [true, false] {
+                        one_pins
+                            .iter_mut()
+                            .for_each(|j| j.solve(&shared, use_bias, &step));
+                    }
+                }
+            }
+            let pins = pins_in_lanes::<Wide>(joints[..free].to_vec(), states.clone(), &step);
+            assert_eq!(
+                bits(&pins.0),
+                bits(&pins_by_one),
+                "pin lanes, seed {seed}: states"
+            );
+            for (x, y) in pins.1.iter().zip(&one_pins) {
+                assert_eq!(impulses(x), impulses(y), "pin lanes, seed {seed}: impulses");
+            }
             for (name, (s, j)) in [("wide", wide), ("scalar", scalar)] {
                 assert_eq!(bits(&s), bits(&by_one), "{name} lanes, seed {seed}: states");
                 for (x, y) in j.iter().zip(&one) {
-                    let linear =
-                        |j: &JointConstraint| j.impulses.linear.to_array().map(Real::to_bits);
-                    assert_eq!(linear(x), linear(y), "{name} lanes, seed {seed}: impulses");
+                    assert_eq!(
+                        impulses(x),
+                        impulses(y),
+                        "{name} lanes, seed {seed}: impulses"
+                    );
                 }
             }
-            // The solve did something: the states moved off where they started.
-            assert_ne!(bits(&by_one), bits(&states), "seed {seed}");
+            // The hard cases happen: limits pushing, states moved off where they started.
+            limited += one
+                .iter()
+                .zip(&joints)
+                .filter(|(after, before)| after.impulses.lower != before.impulses.lower)
+                .count();
+            moved += usize::from(bits(&by_one) != bits(&states));
         }
+        assert!(limited > 20, "only {limited} lower limits acted");
+        assert_eq!(moved, 60);
     }
 }
