@@ -746,77 +746,95 @@ mod tests {
         (joints, states, masses)
     }
 
-    /// Warm start, the biased pass and the relaxing pass, twice, of `joints` in bundles of
-    /// [`LANES`] on lanes `L`; the states and the joints after.
-    fn driven_in_lanes<L: Lanes>(
-        mut joints: Vec<JointConstraint>,
+    /// What the runner below calls: a joint one by one, or a bundle of them.
+    trait Passes {
+        /// # Safety
+        /// One thread; the items share no body.
+        unsafe fn warm(&mut self, states: &SharedStates<'_>, step: &JointStep<'_>);
+        /// # Safety
+        /// As `warm`.
+        unsafe fn pass(&mut self, states: &SharedStates<'_>, use_bias: bool, step: &JointStep<'_>);
+    }
+    impl Passes for JointConstraint {
+        unsafe fn warm(&mut self, states: &SharedStates<'_>, step: &JointStep<'_>) {
+            unsafe { self.warm_start(states, step) }
+        }
+        unsafe fn pass(&mut self, states: &SharedStates<'_>, use_bias: bool, step: &JointStep<'_>) {
+            unsafe { self.solve(states, use_bias, step) }
+        }
+    }
+    impl<L: Lanes> Passes for PinBundle<L> {
+        unsafe fn warm(&mut self, states: &SharedStates<'_>, _: &JointStep<'_>) {
+            unsafe { self.warm_start(states) }
+        }
+        unsafe fn pass(&mut self, states: &SharedStates<'_>, use_bias: bool, step: &JointStep<'_>) {
+            unsafe { self.solve(states, use_bias, &step.soft) }
+        }
+    }
+    impl<L: Lanes> Passes for DrivenBundle<L> {
+        unsafe fn warm(&mut self, states: &SharedStates<'_>, _: &JointStep<'_>) {
+            unsafe { self.warm_start(states) }
+        }
+        unsafe fn pass(&mut self, states: &SharedStates<'_>, use_bias: bool, step: &JointStep<'_>) {
+            unsafe { self.solve(states, use_bias, step) }
+        }
+    }
+
+    /// Warm start, the biased pass and the relaxing pass, twice, of `items` on `states`.
+    fn run<T: Passes>(
+        items: &mut [T],
         mut states: Vec<BodyState>,
         step: &JointStep<'_>,
-    ) -> (Vec<BodyState>, Vec<JointConstraint>) {
-        let count = joints.len() as u32;
-        let ranges: Vec<(u32, u32)> = (0..count)
-            .step_by(LANES)
-            .map(|from| (from, (from + LANES as u32).min(count)))
-            .collect();
-        let mut bundles: Vec<DrivenBundle<L>> = ranges
-            .iter()
-            .map(|&r| {
-                let mut b = DrivenBundle::default();
-                b.pack(&joints, r, step.masses, step.h);
-                b
-            })
-            .collect();
+    ) -> Vec<BodyState> {
         let shared = SharedSlice::new(&mut states);
         // SAFETY: one thread; the joints share no body.
         unsafe {
             for _ in 0..2 {
-                bundles.iter_mut().for_each(|b| b.warm_start(&shared));
+                items.iter_mut().for_each(|j| j.warm(&shared, step));
                 for use_bias in [true, false] {
-                    bundles
+                    items
                         .iter_mut()
-                        .for_each(|b| b.solve(&shared, use_bias, step));
+                        .for_each(|j| j.pass(&shared, use_bias, step));
                 }
             }
-            let joint_slice = SharedSlice::new(&mut joints);
-            bundles.iter().for_each(|b| b.unpack(&joint_slice));
         }
-        (states, joints)
+        states
     }
 
-    /// As [`driven_in_lanes`], for free pins in pin bundles.
-    fn pins_in_lanes<L: Lanes>(
+    /// `joints` packed by `pack` into bundles of [`LANES`], run (`run`), unpacked by `unpack`:
+    /// the states and the joints after.
+    fn in_lanes<B: Passes + Default>(
         mut joints: Vec<JointConstraint>,
-        mut states: Vec<BodyState>,
+        states: Vec<BodyState>,
         step: &JointStep<'_>,
+        pack: impl Fn(&mut B, &[JointConstraint], (u32, u32)),
+        unpack: impl Fn(&B, &SharedSlice<'_, JointConstraint>),
     ) -> (Vec<BodyState>, Vec<JointConstraint>) {
         let count = joints.len() as u32;
-        let mut bundles: Vec<PinBundle<L>> = (0..count)
+        let mut bundles: Vec<B> = (0..count)
             .step_by(LANES)
             .map(|from| {
-                let mut b = PinBundle::default();
-                b.pack(
-                    &joints,
-                    (from, (from + LANES as u32).min(count)),
-                    step.masses,
-                );
+                let mut b = B::default();
+                pack(&mut b, &joints, (from, (from + LANES as u32).min(count)));
                 b
             })
             .collect();
-        let shared = SharedSlice::new(&mut states);
-        // SAFETY: one thread; the pins share no body.
-        unsafe {
-            for _ in 0..2 {
-                bundles.iter().for_each(|b| b.warm_start(&shared));
-                for use_bias in [true, false] {
-                    bundles
-                        .iter_mut()
-                        .for_each(|b| b.solve(&shared, use_bias, &step.soft));
-                }
-            }
-            let joint_slice = SharedSlice::new(&mut joints);
-            bundles.iter().for_each(|b| b.unpack(&joint_slice));
-        }
+        let states = run(&mut bundles, states, step);
+        let joint_slice = SharedSlice::new(&mut joints);
+        bundles.iter().for_each(|b| unpack(b, &joint_slice));
         (states, joints)
+    }
+
+    /// [`in_lanes`] with driven bundles on lanes `L`.
+    fn driven_in_lanes<L: Lanes>(
+        joints: Vec<JointConstraint>,
+        states: Vec<BodyState>,
+        step: &JointStep<'_>,
+    ) -> (Vec<BodyState>, Vec<JointConstraint>) {
+        let pack =
+            |b: &mut DrivenBundle<L>, j: &[JointConstraint], r| b.pack(j, r, step.masses, step.h);
+        // SAFETY: one thread, each joint in one bundle.
+        in_lanes(joints, states, step, pack, |b, j| unsafe { b.unpack(j) })
     }
 
     #[test]
@@ -840,36 +858,24 @@ mod tests {
                 soft: Softness::new(60.0, 2.0, 1.0 / 240.0),
                 masses: &masses,
             };
-            let (mut one, mut by_one) = (joints.clone(), states.clone());
-            let shared = SharedSlice::new(&mut by_one);
-            // SAFETY: one thread.
-            unsafe {
-                for _ in 0..2 {
-                    one.iter().for_each(|j| j.warm_start(&shared, &step));
-                    for use_bias in [true, false] {
-                        one.iter_mut()
-                            .for_each(|j| j.solve(&shared, use_bias, &step));
-                    }
-                }
-            }
+            let mut one = joints.clone();
+            let by_one = run(&mut one, states.clone(), &step);
             let wide = driven_in_lanes::<Wide>(joints.clone(), states.clone(), &step);
             let scalar = driven_in_lanes::<Scalar>(joints.clone(), states.clone(), &step);
             // The free pins alone (`lane_rank` 0, first in the scene's order) in pin bundles.
             let free = joints.iter().filter(|j| lane_rank(&j.kind) == 0).count();
-            let (mut one_pins, mut pins_by_one) = (joints[..free].to_vec(), states.clone());
-            let shared = SharedSlice::new(&mut pins_by_one);
-            // SAFETY: one thread.
-            unsafe {
-                for _ in 0..2 {
-                    one_pins.iter().for_each(|j| j.warm_start(&shared, &step));
-                    for use_bias in [true, false] {
-                        one_pins
-                            .iter_mut()
-                            .for_each(|j| j.solve(&shared, use_bias, &step));
-                    }
-                }
-            }
-            let pins = pins_in_lanes::<Wide>(joints[..free].to_vec(), states.clone(), &step);
+            let mut one_pins = joints[..free].to_vec();
+            let pins_by_one = run(&mut one_pins, states.clone(), &step);
+            let pack =
+                |b: &mut PinBundle<Wide>, j: &[JointConstraint], r| b.pack(j, r, step.masses);
+            // SAFETY: one thread, each joint in one bundle.
+            let pins = in_lanes(
+                joints[..free].to_vec(),
+                states.clone(),
+                &step,
+                pack,
+                |b, j| unsafe { b.unpack(j) },
+            );
             assert_eq!(
                 bits(&pins.0),
                 bits(&pins_by_one),
