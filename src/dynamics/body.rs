@@ -701,15 +701,17 @@ impl Body {
         self.with_sensors(self.com_shape.aabb(&self.pose))
     }
 
-    /// The compound of a body that pairs piece by piece: a static body without sensors whose
-    /// shape is a compound with a piece index (a ground of many tiles). It pairs with another
-    /// body only where that body's proxy box reaches one of its pieces, as if each piece had its
-    /// own proxy (see `docs/collision.md`, "Many pieces"); a static body never moves during a
-    /// step, so which pieces a box meets changes only when the other body's proxy moves.
+    /// The compound of a body that pairs piece by piece: a static or kinematic body without
+    /// sensors whose shape is a compound with a piece index (a ground of many tiles, a turning
+    /// drum). It pairs with another body only where that body's proxy box reaches one of its
+    /// pieces, as if each piece had its own proxy (see `docs/collision.md`, "Many pieces"). A
+    /// static body never moves during a step; a kinematic body's motion over the step is its
+    /// prescribed velocity's, bounded in advance (`Body::piece_motion_bound`), which the reach is
+    /// grown by. A dynamic body's motion depends on the solver, so it pairs as a whole.
     fn paired_by_piece(&self) -> Option<&crate::shape::Compound> {
         match &self.com_shape {
             Shape::Compound(c)
-                if self.kind == BodyKind::Static
+                if self.kind != BodyKind::Dynamic
                     && self.sensors.is_empty()
                     && c.index.is_built() =>
             {
@@ -724,19 +726,41 @@ impl Body {
         self.paired_by_piece().is_some()
     }
 
-    /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes: always,
-    /// except for a body that pairs piece by piece, whose pieces' world boxes `reach` must meet.
-    pub(crate) fn reached_by(&self, reach: &crate::Aabb) -> bool {
+    /// How far (metres) any point of a static or kinematic body moves over a step of `dt`
+    /// seconds at its current velocities: `|v|·dt + |ω|·dt·reach` (a turn of `|ω|·dt` moves a
+    /// point at distance `r` from the centre of mass along a chord no longer than its arc). Zero
+    /// for a static body.
+    pub(crate) fn piece_motion_bound(&self, dt: Real) -> Real {
+        if self.kind == BodyKind::Static {
+            return 0.0;
+        }
+        (self.linear_velocity.length() + self.angular_velocity.abs() * self.reach) * dt
+    }
+
+    /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes at some
+    /// moment of a step of `dt` seconds that has the body at its current pose: always, except
+    /// for a body that pairs piece by piece, one of whose pieces' world boxes must meet `reach`
+    /// grown by how far the body moves over the step (`piece_motion_bound`; nothing for a
+    /// static body).
+    pub(crate) fn reached_by(&self, reach: &crate::Aabb, dt: Real) -> bool {
         self.paired_by_piece()
-            .and_then(|c| c.some_piece_meets(&self.pose, reach))
+            .and_then(|c| {
+                let motion = self.piece_motion_bound(dt);
+                let reach = if motion > 0.0 {
+                    reach.grown(motion)
+                } else {
+                    *reach
+                };
+                c.some_piece_meets(&self.pose, &reach)
+            })
             .unwrap_or(true)
     }
 
-    /// For a body that pairs piece by piece, a lower bound (metres) of the distance from
-    /// anything world box `b` holds to its shapes, through its piece index; `None` for others.
-    pub(crate) fn piece_gap_bound(&self, b: &crate::Aabb) -> Option<Real> {
-        self.paired_by_piece()
-            .and_then(|c| c.gap_bound(&self.pose, b))
+    /// For a body that pairs piece by piece, placed at `x` (its centre-of-mass pose), a lower
+    /// bound (metres) of the distance from anything world box `b` holds to its shapes, through
+    /// its piece index; `None` for others.
+    pub(crate) fn piece_gap_bound(&self, x: &Transform, b: &crate::Aabb) -> Option<Real> {
+        self.paired_by_piece().and_then(|c| c.gap_bound(x, b))
     }
 
     /// `solid` (the solid shape's box at the current pose) grown to hold the sensors there too:

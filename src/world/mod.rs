@@ -605,13 +605,15 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
-        /// A static ground of many tiles on one (turned) body pairs with a moving body exactly
-        /// when the body's proxy box reaches a tile, as if each tile had its own proxy: after
-        /// the first step the same bodies pair with the ground as in a world where each tile is
-        /// its own static body, and over the next steps (bodies falling and flying at up to
-        /// 60 m/s, so that proxies move, grow for the continuous pass and shrink) every step's
-        /// contacts with the ground are exactly those that brute force over the tiles' world
-        /// boxes predicts from the proxy boxes the step started with.
+        /// A ground of many tiles on one (turned) body, static or kinematic (moving at up to
+        /// 8 m/s and turning at up to 4 rad/s), pairs with a moving body exactly when the body's
+        /// proxy box reaches a tile over the step, as if each tile had its own proxy: after the
+        /// first step the same bodies pair with the ground as in a world where each tile is its
+        /// own body, and over the next steps (bodies falling and flying at up to 60 m/s, so that
+        /// proxies move, grow for the continuous pass and shrink) every step's contacts with the
+        /// ground are exactly those that brute force over the tiles' world boxes predicts from
+        /// the proxy boxes, the ground's pose and the velocities the step started with (for a
+        /// kinematic ground, the reach grown by how far its farthest tile corner can move).
         #[test]
         fn a_ground_of_many_tiles_pairs_piece_by_piece(
             tiles in proptest::collection::vec(
@@ -623,8 +625,13 @@ mod tests {
                 1..30,
             ),
             ground in (-3.0..3.0f64, -3.0..3.0f64, -3.2..3.2f64),
+            motion in proptest::option::of((-8.0..8.0f64, -8.0..8.0f64, -4.0..4.0f64)),
         ) {
             let place = Transform::new(Vec2::new(ground.0, ground.1), ground.2);
+            let (kind, velocity, spin) = match motion {
+                Some((vx, vy, w)) => (BodyKind::Kinematic, Vec2::new(vx, vy), w),
+                None => (BodyKind::Static, Vec2::ZERO, 0.0),
+            };
             let mover = |w: &mut World, &(x, y, r, vx, vy): &(Real, Real, Real, Real, Real)| {
                 w.add_body(BodyDef {
                     shape: Shape::circle(r).unwrap(),
@@ -644,9 +651,11 @@ mod tests {
             let (shape, offset) = tile(first);
             let g = one
                 .add_body(BodyDef {
-                    kind: BodyKind::Static,
+                    kind,
                     shape: shape.transformed(&offset).unwrap(),
                     transform: place,
+                    linear_velocity: velocity,
+                    angular_velocity: spin,
                     ..Default::default()
                 })
                 .unwrap();
@@ -654,14 +663,16 @@ mod tests {
             for m in &movers {
                 mover(&mut one, m);
             }
-            // A static body per tile.
+            // A body per tile (moving as the ground does at the start).
             let mut many = World::new(WorldConfig::default());
             for t in &tiles {
                 let (shape, offset) = tile(t);
                 many.add_body(BodyDef {
-                    kind: BodyKind::Static,
+                    kind,
                     shape,
                     transform: place * offset,
+                    linear_velocity: velocity,
+                    angular_velocity: spin,
                     ..Default::default()
                 })
                 .unwrap();
@@ -669,13 +680,33 @@ mod tests {
             for m in &movers {
                 mover(&mut many, m);
             }
-            let tile_boxes: Vec<Aabb> = tiles
-                .iter()
-                .map(|t| {
-                    let (shape, offset) = tile(t);
-                    shape.aabb(&(place * offset))
-                })
-                .collect();
+            // The tiles' world boxes with the ground at `at`, and how far a point of a tile can
+            // move over a step: the farthest corner from the ground's centre of mass turns
+            // along an arc no longer than `|ω|·dt` times its distance.
+            let tile_boxes = |at: &Transform| -> Vec<Aabb> {
+                tiles
+                    .iter()
+                    .map(|t| {
+                        let (shape, offset) = tile(t);
+                        shape.aabb(&(*at * offset))
+                    })
+                    .collect()
+            };
+            let ground_motion = |w: &World| -> Real {
+                let body = w.body(g).unwrap();
+                let (at, centre) = (body.transform(), body.pose.translation);
+                let farthest = tiles
+                    .iter()
+                    .flat_map(|&(x, y, hx, hy, angle)| {
+                        let corner = Transform::new(Vec2::new(x, y), angle);
+                        [(hx, hy), (-hx, hy), (hx, -hy), (-hx, -hy)]
+                            .map(|(cx, cy)| (at * corner).transform_point(Vec2::new(cx, cy)))
+                    })
+                    .map(|p| (p - centre).length())
+                    .fold(0.0, Real::max);
+                (body.linear_velocity.length() + body.angular_velocity.abs() * farthest)
+                    * w.config.dt
+            };
             let ground = one.bodies.key(g).unwrap();
             let movers_of = |w: &World| -> Vec<u32> {
                 w.bodies()
@@ -683,9 +714,9 @@ mod tests {
                     .map(|(id, _)| w.bodies.key(id).unwrap())
                     .collect()
             };
-            let statics = |w: &World| -> Vec<u32> {
+            let tile_bodies = |w: &World| -> Vec<u32> {
                 w.bodies()
-                    .filter(|(_, b)| b.kind == BodyKind::Static)
+                    .filter(|(_, b)| b.kind == kind)
                     .map(|(id, _)| w.bodies.key(id).unwrap())
                     .collect()
             };
@@ -697,8 +728,9 @@ mod tests {
             let reaches = |w: &World, m: u32, ahead: Real| {
                 let fat = w.broad_phase.fat_aabb(w.bodies.proxy(m));
                 let ground_fat = w.broad_phase.fat_aabb(w.bodies.proxy(ground));
-                let reach = BroadPhase::proxy_reach(&fat).grown(ahead);
-                fat.overlaps(&ground_fat) && tile_boxes.iter().any(|b| b.overlaps(&reach))
+                let reach = BroadPhase::proxy_reach(&fat).grown(ahead + ground_motion(w));
+                let boxes = tile_boxes(&w.body(g).unwrap().transform());
+                fat.overlaps(&ground_fat) && boxes.iter().any(|b| b.overlaps(&reach))
             };
             let ahead = |w: &World, m: u32| {
                 w.bodies
@@ -729,8 +761,11 @@ mod tests {
                 }
                 for (k, (&m, &(exact, least, most))) in ms.iter().zip(&before).enumerate() {
                     let here = found(&one, m);
-                    if one.broad_phase.moved_last(one.bodies.proxy(m)) {
-                        // Its proxy moved: the contact was made or kept by the test just now.
+                    let moved = |k: u32| one.broad_phase.moved_last(one.bodies.proxy(k));
+                    // (A kinematic ground's pairs are found and checked at every update.)
+                    proptest::prop_assert!(moved(ground) || kind == BodyKind::Static);
+                    if moved(m) || moved(ground) {
+                        // A proxy moved: the contact was made or kept by the test just now.
                         proptest::prop_assert_eq!(here, exact, "mover {} at step {}", k, step);
                     } else {
                         // Kept as it was: never missing where the proxy box alone reaches a
@@ -742,7 +777,7 @@ mod tests {
                         // Every body that pairs with a tile body in the world of one body per
                         // tile pairs with the ground here.
                         let mm = movers_of(&many)[k];
-                        let there = statics(&many)
+                        let there = tile_bodies(&many)
                             .iter()
                             .any(|&s| many.contacts.contains(mm.min(s), mm.max(s)));
                         proptest::prop_assert!(here || !there, "mover {k} pairs with a tile body only");

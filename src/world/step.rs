@@ -58,6 +58,9 @@ pub(crate) struct StepBuffers {
     pub proxy_scratch: Vec<(ProxyId, crate::math::Aabb)>,
     /// The refit's flags of bodies with joints, by key (empty without joints).
     pub jointed: Vec<bool>,
+    /// The refit's kinematic bodies that pair piece by piece, whose pairs are found anew at every
+    /// pair update (`refit`).
+    pub piece_movers: Vec<ProxyKey>,
     /// The continuous pass's containers.
     pub pass: PassBuffers,
     /// Bodies the last refresh of the moving set listed (`BodySet::refresh_moving`).
@@ -353,7 +356,7 @@ fn pieces_reached(
             config.gravity,
         ))
     };
-    ba.reached_by(&reach(fb)) && bb.reached_by(&reach(fa))
+    ba.reached_by(&reach(fb), config.dt) && bb.reached_by(&reach(fa), config.dt)
 }
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
@@ -471,14 +474,26 @@ fn refit(
     }
     let moves = &mut buffers.proxy_moves;
     moves.clear();
+    let piece_movers = &mut buffers.piece_movers;
+    piece_movers.clear();
     // (A resting body's applied force is zero: every call that applies one wakes it.)
     bodies.for_moving_with_proxies(|key, proxy, body| {
         if !body.is_resting() {
             let whole = jointed.get(key as usize).copied().unwrap_or(false);
             moves.push((proxy, body.predicted_box(config.dt, config.gravity, whole)));
         }
+        if body.pairs_by_piece() {
+            piece_movers.push(proxy);
+        }
         body.force = Vec2::ZERO;
         body.torque = 0.0;
     });
     broad_phase.move_proxies(moves, &mut buffers.proxy_scratch);
+    // A kinematic body of many pieces pairs where its pieces reach over the coming step, at the
+    // velocities it then has (`Body::reached_by`): its pieces move while its proxy box may not
+    // (a turning drum), so its pairs are found and checked again at every pair update, whether
+    // its proxy moved or not. (The moving set holds no static body.)
+    for &proxy in piece_movers.iter() {
+        broad_phase.touch_proxy(proxy);
+    }
 }

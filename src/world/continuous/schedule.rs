@@ -353,12 +353,13 @@ impl ContinuousPass<'_> {
         if approach < gap {
             return true;
         }
-        // A static ground of many pieces holds the other body's box in its own without being
-        // near it: its pieces' boxes bound the gap (`Body::piece_gap_bound`).
+        // A static or kinematic body of many pieces holds the other body's box in its own
+        // without being near it: its pieces' boxes, where its segment stands, bound the gap
+        // (`Body::piece_gap_bound`).
         let (ba, bb) = (self.bodies.at(a), self.bodies.at(b));
         let pieces = ba
-            .piece_gap_bound(&box_b)
-            .or_else(|| bb.piece_gap_bound(&box_a));
+            .piece_gap_bound(&sa.pose_at(t), &box_b)
+            .or_else(|| bb.piece_gap_bound(&sb.pose_at(t), &box_a));
         pieces.is_some_and(|gap| approach < gap)
     }
 
@@ -496,13 +497,13 @@ impl ContinuousPass<'_> {
                 others.extend_from_slice(found);
             }
         } else {
-            // (A static ground of many pieces is a candidate only where a piece is near:
-            // `Body::reached_by`.)
+            // (A static or kinematic body of many pieces is a candidate only where a piece is
+            // near at some moment of the step: `Body::reached_by`.)
             let reach = BroadPhase::proxy_reach(&query);
-            let bodies = &*self.bodies;
+            let (bodies, dt) = (&*self.bodies, self.config.dt);
             self.broad_phase
                 .query_partners(&query, proxy_type(bodies.at(i).kind), |c| {
-                    if c != i && bodies.at(c).reached_by(&reach) {
+                    if c != i && bodies.at(c).reached_by(&reach, dt) {
                         others.push(c);
                     }
                 });
