@@ -54,9 +54,11 @@ pub(crate) struct SolverBuffers {
     pinned: Vec<usize>,
     /// Per body key: pressed by a kinematic body this step.
     pressed: Vec<bool>,
-    /// `find_pinned`'s union–find parents and pressed group roots, by body key.
+    /// `find_pinned`'s union–find parents by body key, and per group root the kinematic body the
+    /// group touches (`u32::MAX`: none) and whether something else immovable holds it.
     press_parent: Vec<u32>,
-    press_roots: Vec<bool>,
+    press_kinematic: Vec<u32>,
+    press_held: Vec<bool>,
     /// Whether the world has a kinematic body this step (`find_pinned` has nothing to do
     /// otherwise).
     any_kinematic: bool,
@@ -107,7 +109,7 @@ pub(super) fn solve(
     let hooked = hooks.map(|h| (h, verdicts));
     build_constraints(contacts, bodies, solver, hooked);
     build_joints(config, joints, bodies, solver);
-    find_pinned(contacts, bodies, solver);
+    find_pinned(contacts, bodies, joints, config.dt, solver);
     let settings = SolverSettings {
         dt: config.dt,
         substeps: config.substeps,
@@ -260,13 +262,26 @@ fn build_constraints(
     }
 }
 
-/// The constraints between a static body and a dynamic body that a kinematic body presses on (a
-/// manifold point within reach), directly or through other dynamic bodies it touches: the solver
-/// holds those bodies out of the static world.
-fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffers) {
+/// The bodies a kinematic body presses on, and the constraints between those and static bodies:
+/// the solver holds such bodies out of the static world (`hold_out`), and the continuous pass trusts
+/// their contacts with immovable bodies to the solver only within the slop (`docs/continuous.md`,
+/// "Pinned bodies").
+///
+/// A body is pressed when, through pairs of dynamic bodies with manifold points (a stack under a
+/// blade), it touches a kinematic body *and* something else that does not give way: a static body,
+/// a second kinematic body, or a joint to either. Only then can it be squeezed. Bodies that touch
+/// one kinematic body and nothing else immovable (boxes tumbling in a turning drum) can always move
+/// with it, as one rigid body: the solver's contacts hold them, and they are not pressed.
+fn find_pinned(
+    contacts: &ContactSet,
+    bodies: &BodySet,
+    joints: &JointSet,
+    dt: Real,
+    solver: &mut SolverBuffers,
+) {
     solver.pinned.clear();
+    solver.pressed.clear();
     if !solver.any_kinematic {
-        solver.pressed.clear();
         return;
     }
     let kind = |k: u32| bodies.at(k).kind;
@@ -275,47 +290,87 @@ fn find_pinned(contacts: &ContactSet, bodies: &BodySet, solver: &mut SolverBuffe
             .then_some(c.b)
             .or((kind(c.b) == other).then_some(c.a))
     };
+    let touching = || contacts.active().iter().filter(|c| c.has_points());
+    if !touching().any(|c| with(c, BodyKind::Kinematic).is_some()) {
+        return;
+    }
+    // The groups of dynamic bodies linked by pairs with points or by joints, by union–find (linear
+    // in the pairs, however long the chain of bodies).
+    let key_bound = bodies.key_bound();
+    let parent = &mut solver.press_parent;
+    parent.clear();
+    parent.extend(0..key_bound as u32);
+    let dynamic = |k: u32| kind(k) == BodyKind::Dynamic;
+    for c in touching().filter(|c| dynamic(c.a) && dynamic(c.b)) {
+        union(parent, c.a, c.b);
+    }
+    for (_, j) in joints.iter() {
+        if let Some(a) = j.body_a.filter(|&a| dynamic(a) && dynamic(j.body_b)) {
+            union(parent, a, j.body_b);
+        }
+    }
+    // Per group root: the kinematic body it touches (`NONE`: none yet), and whether it also meets
+    // something else immovable.
+    const NONE: u32 = u32::MAX;
+    let (kinematic, held) = (&mut solver.press_kinematic, &mut solver.press_held);
+    kinematic.clear();
+    kinematic.resize(key_bound, NONE);
+    held.clear();
+    held.resize(key_bound, false);
+    let mut meets = |parent: &mut Vec<u32>, d: u32, other: Option<u32>| {
+        let root = find(parent, d) as usize;
+        match other {
+            Some(k) if kinematic[root] == NONE || kinematic[root] == k => kinematic[root] = k,
+            _ => held[root] = true,
+        }
+    };
     let pressed = &mut solver.pressed;
-    pressed.clear();
-    pressed.resize(bodies.key_bound(), false);
-    let mut any = false;
-    for c in contacts.active().iter().filter(|c| c.has_points()) {
+    pressed.resize(key_bound, false);
+    for c in touching() {
         if let Some(d) = with(c, BodyKind::Kinematic) {
-            pressed[d as usize] = true;
+            let k = if d == c.a { c.b } else { c.a };
+            // (A kinematic body turning fast presses on what it touches whatever holds it: the
+            // solver's contact, linearised at the step's start, follows its turn only to first
+            // order, off by up to `reach·(1 − cos ω·dt)` by the step's end.)
+            let body = bodies.at(k);
+            if body.reach * (1.0 - (body.angular_velocity * dt).cos())
+                > crate::constants::LINEAR_SLOP
+            {
+                pressed[d as usize] = true;
+            }
+            meets(parent, d, Some(k));
+        } else if let Some(d) = with(c, BodyKind::Static) {
+            meets(parent, d, None);
+        }
+    }
+    for (_, j) in joints.iter() {
+        // (A joint to the world or to a static or kinematic body holds its dynamic body.)
+        let ends = [j.body_a, Some(j.body_b)];
+        if let Some(d) = ends.into_iter().flatten().find(|&k| dynamic(k)) {
+            if ends.iter().any(|e| e.is_none_or(|k| !dynamic(k))) {
+                meets(parent, d, None);
+            }
+        }
+    }
+    // Every dynamic body of a group that is held and touches a kinematic body is pressed (each
+    // is an end of a pair with points or of a joint).
+    let mut any = true;
+    let ends = touching().flat_map(|c| [c.a, c.b]).chain(
+        joints
+            .iter()
+            .flat_map(|(_, j)| [j.body_a, Some(j.body_b)])
+            .flatten(),
+    );
+    for k in ends.filter(|&k| dynamic(k)) {
+        let root = find(parent, k) as usize;
+        if kinematic[root] != NONE && held[root] {
+            pressed[k as usize] = true;
             any = true;
         }
     }
     if !any {
         pressed.clear();
         return;
-    }
-    // A kinematic body also presses on what its bodies press on: everything linked to a pressed
-    // body through pairs of dynamic bodies with points (a stack under a blade), found by
-    // union–find over those pairs (linear in them, however long the chain of bodies).
-    let parent = &mut solver.press_parent;
-    parent.clear();
-    parent.extend(0..bodies.key_bound() as u32);
-    let touching = contacts.active().iter().filter(|c| {
-        c.has_points() && kind(c.a) == BodyKind::Dynamic && kind(c.b) == BodyKind::Dynamic
-    });
-    for c in touching.clone() {
-        union(parent, c.a, c.b);
-    }
-    // Roots of the groups with a pressed body, then every body of those groups.
-    let roots = &mut solver.press_roots;
-    roots.clear();
-    roots.resize(bodies.key_bound(), false);
-    for k in 0..pressed.len() as u32 {
-        if pressed[k as usize] {
-            roots[find(parent, k) as usize] = true;
-        }
-    }
-    for c in touching {
-        for k in [c.a, c.b] {
-            if roots[find(parent, k) as usize] {
-                pressed[k as usize] = true;
-            }
-        }
     }
     for (k, c) in solver.constraints.iter().enumerate() {
         let contact = &contacts.as_slice()[c.source.0];
@@ -579,6 +634,57 @@ mod tests {
         for id in &apart {
             assert!(!pressed[id.index() as usize], "{id:?} is not");
         }
+    }
+
+    #[test]
+    fn a_body_is_pressed_only_when_something_else_immovable_holds_its_group() {
+        // A floating row of five touching boxes (no gravity) pushed by a kinematic box: the row
+        // can move with the pusher, so nothing is pressed. With a second kinematic box at the far
+        // end, or the far box pinned to a static body by a joint, the row can be squeezed: every
+        // box of it is pressed.
+        use crate::{BodyDef, BodyKind, RevoluteJointDef, Shape, Transform};
+        let pressed_row = |far: &str| {
+            let config = crate::WorldConfig {
+                gravity: Vec2::ZERO,
+                ..Default::default()
+            };
+            let mut world = World::new(config);
+            let mut add = |kind, x: f64| {
+                world
+                    .add_body(BodyDef {
+                        kind,
+                        shape: Shape::rectangle(0.5, 0.5).unwrap(),
+                        transform: Transform::new(Vec2::new(x, 0.0), 0.0),
+                        ..BodyDef::default()
+                    })
+                    .unwrap()
+            };
+            let row: Vec<_> = (0..5).map(|i| add(BodyKind::Dynamic, i as f64)).collect();
+            let pusher = add(BodyKind::Kinematic, -1.0);
+            match far {
+                "kinematic" => {
+                    add(BodyKind::Kinematic, 5.0);
+                }
+                "joint" => {
+                    let anchor = add(BodyKind::Static, 4.0);
+                    world
+                        .add_joint(RevoluteJointDef::new(anchor, row[4], Vec2::new(4.0, 0.0)))
+                        .unwrap();
+                }
+                _ => {}
+            }
+            world
+                .set_velocity(pusher, Vec2::new(1.0, 0.0), 0.0)
+                .unwrap();
+            world.step();
+            let pressed = world.buffers.solver.pressed();
+            row.iter()
+                .map(|id| pressed.get(id.index() as usize).copied().unwrap_or(false))
+                .collect::<Vec<bool>>()
+        };
+        assert_eq!(pressed_row("none"), [false; 5]);
+        assert_eq!(pressed_row("kinematic"), [true; 5]);
+        assert_eq!(pressed_row("joint"), [true; 5]);
     }
 
     fn pyramid_after(steps: usize, setup: impl Fn(&mut World)) -> World {
