@@ -68,12 +68,13 @@ pub(crate) struct SolverBuffers {
     /// (`joint_ranges`).
     joints: Vec<JointConstraint>,
     /// The joints' colouring (a graph of their own: the solver takes the joints before the
-    /// contacts), their slots in storage order with their two solver entries, this step's edges
+    /// contacts), their slots in storage order with their two solver entries and lane rank
+    /// (`lane_rank`), this step's edges
     /// (the solver entries each joint moves, `None` for a body it does not), the edges the
     /// order was computed from, their order by colour (indices into `joint_slots`), and the
     /// ranges of `joints` the solver's joint stages run over.
     joint_colouring: Colouring,
-    joint_slots: Vec<(u32, u32, u32)>,
+    joint_slots: Vec<(u32, u32, u32, u8)>,
     joint_edges: Vec<(Option<u32>, Option<u32>)>,
     coloured_edges: Vec<(Option<u32>, Option<u32>)>,
     joint_order: Vec<u32>,
@@ -411,7 +412,9 @@ fn build_joints(
     solver.joint_edges.clear();
     for (slot, j) in joints.iter() {
         let (a, b) = (state(j.body_a), state(Some(j.body_b)));
-        solver.joint_slots.push((slot as u32, a, b));
+        solver
+            .joint_slots
+            .push((slot as u32, a, b, lane_rank(&j.kind)));
         solver.joint_edges.push((node(a), node(b)));
     }
     // The colouring depends on the edges alone: while the joints and the bodies they move are
@@ -434,29 +437,20 @@ fn build_joints(
     solver.joint_pins.clear();
     for (colour, range) in solver.joint_ranges.iter().enumerate() {
         let order = &solver.joint_order[range.start as usize..range.end as usize];
-        let (mut ranks, mut placed) = ([0; 2], 0);
-        for rank in 0..3 {
-            for &k in order {
-                let (slot, a, b) = solver.joint_slots[k as usize];
-                let j = joints.at(slot as usize);
-                let at = if colour > 0 { lane_rank(&j.kind) } else { 2 };
-                if at != rank {
-                    continue;
-                }
-                if let Some(count) = ranks.get_mut(usize::from(rank)) {
-                    *count += 1;
-                }
-                placed += 1;
-                let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
-                let states = (a as usize, b as usize);
-                let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
-                solver.joints.push(c);
-            }
-            if placed == order.len() {
-                break; // (nothing left for the later ranks)
-            }
+        let slots = &solver.joint_slots;
+        // (The overflow, colour 0, is solved one by one: all of it ranks with the other kinds.)
+        let rank_of = |k: u32| if colour > 0 { slots[k as usize].3 } else { 2 };
+        let ranked = |rank: u8| order.iter().filter(move |&&k| rank_of(k) == rank);
+        for &k in (0..3).flat_map(ranked) {
+            let (slot, a, b, _) = slots[k as usize];
+            let j = joints.at(slot as usize);
+            let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
+            let states = (a as usize, b as usize);
+            let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
+            solver.joints.push(c);
         }
-        solver.joint_pins.push((ranks[0], ranks[1]));
+        let count = |rank: u8| ranked(rank).count() as u32;
+        solver.joint_pins.push((count(0), count(1)));
     }
 }
 
