@@ -729,28 +729,19 @@ impl Body {
     /// How far (metres) any point of a static or kinematic body moves over a step of `dt`
     /// seconds at its current velocities: `|v|·dt + |ω|·dt·reach` (a turn of `|ω|·dt` moves a
     /// point at distance `r` from the centre of mass along a chord no longer than its arc). Zero
-    /// for a static body.
+    /// for a static body, whose velocities are zero.
     pub(crate) fn piece_motion_bound(&self, dt: Real) -> Real {
-        if self.kind == BodyKind::Static {
-            return 0.0;
-        }
         (self.linear_velocity.length() + self.angular_velocity.abs() * self.reach) * dt
     }
 
     /// Whether a broad-phase box `reach` (world, metres) reaches this body's shapes at some
     /// moment of a step of `dt` seconds that has the body at its current pose: always, except
     /// for a body that pairs piece by piece, one of whose pieces' world boxes must meet `reach`
-    /// grown by how far the body moves over the step (`piece_motion_bound`; nothing for a
-    /// static body).
+    /// grown by how far the body moves over the step (`piece_motion_bound`).
     pub(crate) fn reached_by(&self, reach: &crate::Aabb, dt: Real) -> bool {
         self.paired_by_piece()
             .and_then(|c| {
-                let motion = self.piece_motion_bound(dt);
-                let reach = if motion > 0.0 {
-                    reach.grown(motion)
-                } else {
-                    *reach
-                };
+                let reach = reach.grown(self.piece_motion_bound(dt));
                 c.some_piece_meets(&self.pose, &reach)
             })
             .unwrap_or(true)
