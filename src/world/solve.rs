@@ -640,7 +640,15 @@ mod tests {
         // box of it is pressed. A pusher turning at 20 rad/s (its corners 3.9 cm off the
         // linearised contact by the step's end) presses the box it touches, and only that one.
         use crate::{BodyDef, BodyKind, RevoluteJointDef, Shape, Transform};
-        let pressed_row = |far: &str| {
+        /// What the row meets besides the pusher.
+        #[derive(PartialEq)]
+        enum Far {
+            Nothing,
+            Kinematic,
+            Joint,
+            SpinningPusher,
+        }
+        let pressed_row = |far: Far| {
             let config = crate::WorldConfig {
                 gravity: Vec2::ZERO,
                 ..Default::default()
@@ -659,18 +667,22 @@ mod tests {
             let row: Vec<_> = (0..5).map(|i| add(BodyKind::Dynamic, i as f64)).collect();
             let pusher = add(BodyKind::Kinematic, -1.0);
             match far {
-                "kinematic" => {
+                Far::Kinematic => {
                     add(BodyKind::Kinematic, 5.0);
                 }
-                "joint" => {
+                Far::Joint => {
                     let anchor = add(BodyKind::Static, 4.0);
                     world
                         .add_joint(RevoluteJointDef::new(anchor, row[4], Vec2::new(4.0, 0.0)))
                         .unwrap();
                 }
-                _ => {}
+                Far::Nothing | Far::SpinningPusher => {}
             }
-            let spin = if far == "spinning" { 20.0 } else { 0.0 };
+            let spin = if far == Far::SpinningPusher {
+                20.0
+            } else {
+                0.0
+            };
             world
                 .set_velocity(pusher, Vec2::new(1.0, 0.0), spin)
                 .unwrap();
@@ -680,10 +692,11 @@ mod tests {
                 .map(|id| pressed.get(id.index() as usize).copied().unwrap_or(false))
                 .collect::<Vec<bool>>()
         };
-        assert_eq!(pressed_row("none"), [false; 5]);
-        assert_eq!(pressed_row("kinematic"), [true; 5]);
-        assert_eq!(pressed_row("joint"), [true; 5]);
-        assert_eq!(pressed_row("spinning"), [true, false, false, false, false]);
+        assert_eq!(pressed_row(Far::Nothing), [false; 5]);
+        assert_eq!(pressed_row(Far::Kinematic), [true; 5]);
+        assert_eq!(pressed_row(Far::Joint), [true; 5]);
+        let touching_only = [true, false, false, false, false];
+        assert_eq!(pressed_row(Far::SpinningPusher), touching_only);
     }
 
     fn pyramid_after(steps: usize, setup: impl Fn(&mut World)) -> World {

@@ -37,8 +37,8 @@ pub(crate) mod revolute;
 mod step;
 pub(crate) mod weld;
 pub(crate) mod wheel;
+// (Revolute joints of one colour read and write body states through `SharedSlice`.)
 #[allow(unsafe_code)]
-// revolute joints of one colour read and write body states through `SharedSlice`
 mod wide;
 
 pub use distance::DistanceJointDef;

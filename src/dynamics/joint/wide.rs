@@ -38,8 +38,9 @@ pub(crate) fn lane_rank(kind: &JointKind) -> u8 {
     }
 }
 
-/// Up to [`LANES`] free pins of one colour (or the point of a [`DrivenBundle`]), lane by lane (see [`JointConstraint`]): what their
-/// passes read, and the point impulses they accumulate over the step.
+/// Up to [`LANES`] free pins of one colour (or the point of a [`DrivenBundle`]), lane by lane
+/// (see [`JointConstraint`]): what their passes read, and the point impulses they accumulate over
+/// the step.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct PinBundle<L> {
     /// Solver state index of each lane's body A and B (0, the static entry, for empty lanes);
