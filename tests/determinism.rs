@@ -42,7 +42,7 @@ fn shipped(name: &str) -> World {
 
 /// The committed fingerprints: (scene, steps, state hash).
 const EXPECTED: [(&str, usize, u64); 7] = [
-    ("falling_mixed(300)", 240, 0x11a070d977870368),
+    ("falling_mixed(300)", 240, 0x65ed5203c92a882d),
     ("pyramid(20)", 240, 0xd0bf4cdc28546da2),
     ("hanging_chains(3, 10)", 240, 0xd4209120b66db64e),
     ("bullet_through_thin_walls.json", 120, 0x0406abf27625cfb9),

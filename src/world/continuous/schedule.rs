@@ -53,7 +53,8 @@ pub(super) const MAX_BOUNCES_PER_PAIR: u32 = 2;
 /// Fraction of a body's extent (the distance from its centre of mass to its boundary) that the
 /// other body may move into it in a step the solver owns: with half, neither centre of mass can
 /// reach the other body, and what overlap the solver leaves is shallow enough for its push-out to
-/// take the right way.
+/// take the right way. Along an axis (`axis_gaps_hold`), the fraction of what is left between a
+/// pair's start and the thinner piece's depth that the pair may sink by in a step.
 const TRUSTED_FRACTION: Real = 0.5;
 
 /// Contacts both bodies of a deeply overlapping pair must have at the start of the pass for the
@@ -162,11 +163,11 @@ impl ContinuousPass<'_> {
     /// Whether every pair of the bodies' convex pieces that can meet over the rest of the step
     /// keeps its gap, projected on an axis fixed in one of the bodies, above a floor (`axis.rs`):
     /// 0 for pieces the solver had no manifold point for (they cannot touch), and for pieces it
-    /// had points for, `TRUSTED_FRACTION` of the thinner piece's depth (at least the slop) inside
-    /// each other. Then neither piece's deep point reaches the other piece (each lies at least its
-    /// depth inside its piece, and the other piece's material stays within half that of the
-    /// axis's plane), so no piece passes through another. Pieces that start deeper than that are
-    /// held to deepening by less than the slop, and never past the thinner depth. A body a
+    /// had points for, `TRUSTED_FRACTION` of the way from where they start (their overlap, 0 if
+    /// apart) to the thinner piece's depth, closing by at least the slop and never past that
+    /// depth. Then neither piece's deep point reaches the other piece (each lies at least its
+    /// depth inside its piece, and the other piece's material stays short of it along the
+    /// axis), so no piece passes through another, however many steps a pile stays pressed. A body a
     /// kinematic body presses (`pressed`, against an immovable body) is held to the slop instead.
     /// `entry` is the pair's contact in the pass's neighbour index, if it has one. Only motion
     /// along the axis counts: a box carried round by a turning drum, or sliding along a wall, is
@@ -232,11 +233,13 @@ impl ContinuousPass<'_> {
                 } else if pressed {
                     -LINEAR_SLOP
                 } else {
+                    // May close by `TRUSTED_FRACTION` of what is left between where the pair
+                    // starts (0 if apart) and the thinner piece's depth, at least by the slop,
+                    // and never past that depth (or the slop, for pieces thinner than it).
                     let thinner = depth(pa).min(depth(pb));
-                    let shallow = -(TRUSTED_FRACTION * thinner).max(LINEAR_SLOP);
-                    // Already deeper than that: trusted while it deepens by less than the slop,
-                    // and never past the thinner piece's depth.
-                    shallow.min((gap - LINEAR_SLOP).max(-thinner))
+                    let start = gap.min(0.0);
+                    let sink = (TRUSTED_FRACTION * (thinner + start)).max(LINEAR_SLOP);
+                    (start - sink).max(-thinner.max(LINEAR_SLOP))
                 };
                 holds = gap + change > floor;
             },
