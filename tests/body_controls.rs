@@ -488,6 +488,37 @@ fn a_wall_created_asleep_wakes_when_the_ram_arrives_and_keeps_the_momentum() {
     assert_ram_goes_on(&w, ram, 5.0);
 }
 
+/// Bodies created asleep edge to edge touch from the first step: their contacts carry points
+/// (a wall woken by a blow within a step is met by the solver's contacts, not pair by pair as
+/// bodies apart), and they stay asleep.
+#[test]
+fn bodies_created_asleep_touching_each_other_have_their_contacts_at_once() {
+    let mut w = no_gravity();
+    let wall = sleeping_wall(&mut w, (3, 2), 0.4, 0.0);
+    w.step();
+    assert!(wall.iter().all(|&b| !w.body(b).unwrap().is_awake()));
+    // Edge to edge: each box touches its neighbours along rows and columns (and corners).
+    let pairs: std::collections::HashSet<(BodyId, BodyId)> = w
+        .contacts()
+        .filter(|c| wall.contains(&c.body_a) && wall.contains(&c.body_b))
+        .map(|c| (c.body_a, c.body_b))
+        .collect();
+    for (k, &a) in wall.iter().enumerate() {
+        for &b in &wall[k + 1..] {
+            let (pa, pb) = (
+                w.body(a).unwrap().transform().translation,
+                w.body(b).unwrap().transform().translation,
+            );
+            if (pa - pb).length() < 0.41 {
+                assert!(
+                    pairs.contains(&(a, b)) || pairs.contains(&(b, a)),
+                    "boxes at {pa} and {pb} touch but have no contact points"
+                );
+            }
+        }
+    }
+}
+
 /// A body that may not sleep, or that moves, cannot be created asleep; static bodies are awake
 /// whatever their definition says.
 #[test]

@@ -227,6 +227,12 @@ impl PairContact {
         self.manifolds.iter().any(|m| m.restitution > 0.0)
     }
 
+    /// Whether the manifolds were ever computed (a contact made between two bodies that were
+    /// asleep from their creation has none yet).
+    pub fn is_computed(&self) -> bool {
+        self.computed_at.is_some()
+    }
+
     /// Returns `true` if some manifold point exists.
     pub fn has_points(&self) -> bool {
         self.manifolds.iter().any(|m| m.count > 0)

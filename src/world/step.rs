@@ -385,8 +385,10 @@ fn narrow_phase(
     };
     let update = |contact: &mut PairContact| {
         let (ba, bb) = (bodies.at(contact.a), bodies.at(contact.b));
-        if ba.is_resting() && bb.is_resting() {
-            // Both asleep (or one static): nothing moved, the manifold stands as it was.
+        if ba.is_resting() && bb.is_resting() && contact.is_computed() {
+            // Both asleep (or one static): nothing moved, the manifold stands as it was. (Two
+            // bodies created asleep touching each other get theirs once: without points, a wall
+            // created asleep and woken by a blow was the continuous pass's pair by pair.)
             return (contact.touching, contact.touching);
         }
         let margin =
