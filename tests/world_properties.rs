@@ -178,9 +178,9 @@ proptest! {
 proptest! {
     #![proptest_config(cases(64))]
 
-    /// A disc created deep inside a box (between half and 95% of the thinner one's depth: the
-    /// overlap the continuous pass leaves to the solver while it does not deepen, see
-    /// `docs/continuous.md`) and driven into it at up to 300 m/s, or away from it, at any height
+    /// A disc created deep inside a box (between half and 95% of the thinner one's depth: an
+    /// overlap the continuous pass leaves to the solver while it sinks by less than half of what
+    /// is left to that depth, see `docs/continuous.md`) and driven into it at up to 300 m/s, or away from it, at any height
     /// along the face: against a static box or a dynamic one, it never ends a step deeper than it
     /// started by more than the speculative distance, never passes through, and is never held.
     /// (The solver's soft contact stops a body driven in at 300 m/s within about a centimetre,
@@ -348,6 +348,61 @@ fn a_box_wedged_in_a_fast_drums_corner_stays_in() {
         assert!(
             in_chamber(p, 2),
             "step {step}: the box is at {p:?} in the drum's frame"
+        );
+    }
+}
+
+/// Known open (found 2026-11-29, writing a property test of the deep-pair rule): a heavy block
+/// (100 kg) resting on a light box (0.04 kg, 0.2 m) that lies half its half-height deep in a
+/// static ground sinks into the box by about 1 cm a step and passes its centre after 14 steps
+/// (16 cm deep after 30), with the continuous pass on or off. The soft contact cannot hold a mass
+/// ratio of 2,500 between two contacts, and the pass never looks at the pair: neither body moves
+/// half the speculative distance in a step, which is where the pass leaves a body to the solver
+/// (`docs/continuous.md`, "Which pairs need a time of impact"). The trust rule it would apply
+/// stops the sinking at half of what is left to the box's depth.
+#[test]
+#[ignore = "known open: a heavy body resting on a light one crushes slowly through it"]
+fn a_heavy_block_resting_on_a_light_box_never_passes_through_it() {
+    use sweep2d::query::contact;
+    let h = 0.1;
+    let mut w = World::new(WorldConfig::default());
+    let ground_shape = Shape::rectangle(20.0, 0.5).unwrap();
+    let ground = w
+        .add_body(BodyDef {
+            kind: BodyKind::Static,
+            shape: ground_shape.clone(),
+            transform: Transform::new(Vec2::new(0.0, -0.5), 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let box_shape = Shape::rectangle(h, h).unwrap();
+    let lying = Transform::new(Vec2::new(0.0, 0.5 * h), 0.0);
+    let b = w
+        .add_body(BodyDef {
+            shape: box_shape.clone(),
+            transform: lying,
+            ..Default::default()
+        })
+        .unwrap();
+    let block_shape = Shape::rectangle(1.0, 0.5).unwrap();
+    let block = w
+        .add_body(BodyDef {
+            shape: block_shape.clone(),
+            transform: Transform::new(Vec2::new(0.0, 1.5 * h + 0.51), 0.0),
+            density: 50.0,
+            ..Default::default()
+        })
+        .unwrap();
+    for step in 0..30 {
+        w.step();
+        let depth = |shape: &Shape, body| {
+            let x = w.body(body).unwrap().transform();
+            contact(shape, &x, &box_shape, &w.body(b).unwrap().transform()).map_or(0.0, |k| k.depth)
+        };
+        let (in_ground, in_block) = (depth(&ground_shape, ground), depth(&block_shape, block));
+        assert!(
+            in_ground < h && in_block < h,
+            "step {step}: the box is {in_ground} m into the ground, {in_block} m into the block"
         );
     }
 }
