@@ -180,9 +180,10 @@ proptest! {
 
     /// A disc created deep inside a box (between half and 95% of the thinner one's depth: an
     /// overlap the continuous pass leaves to the solver while it sinks by less than half of what
-    /// is left to that depth, see `docs/continuous.md`) and driven into it at up to 300 m/s, or away from it, at any height
-    /// along the face: against a static box or a dynamic one, it never ends a step deeper than it
-    /// started by more than the speculative distance, never passes through, and is never held.
+    /// is left to that depth, see `docs/continuous.md`) and driven into it at up to 300 m/s, or
+    /// away from it, at any height along the face: against a static box or a dynamic one, it
+    /// never ends a step deeper than it started by more than the speculative distance, never
+    /// passes through, and is never held.
     /// (The solver's soft contact stops a body driven in at 300 m/s within about a centimetre,
     /// and a body that moves less than half the speculative distance in a step is not fast: the
     /// pass leaves it to the solver, which pushes the overlap out over the next steps.)

@@ -167,8 +167,9 @@ impl ContinuousPass<'_> {
     /// apart) to the thinner piece's depth, closing by at least the slop and never past that
     /// depth. Then neither piece's deep point reaches the other piece (each lies at least its
     /// depth inside its piece, and the other piece's material stays short of it along the
-    /// axis), so no piece passes through another, however many steps a pile stays pressed. A body a
-    /// kinematic body presses (`pressed`, against an immovable body) is held to the slop instead.
+    /// axis), so no piece passes through another, however many steps a pile stays pressed. A
+    /// body a kinematic body presses (`pressed`, against an immovable body) is held to the slop
+    /// instead.
     /// `entry` is the pair's contact in the pass's neighbour index, if it has one. Only motion
     /// along the axis counts: a box carried round by a turning drum, or sliding along a wall, is
     /// the solver's however fast.
