@@ -440,17 +440,21 @@ fn build_joints(
         let slots = &solver.joint_slots;
         // (The overflow, colour 0, is solved one by one: all of it ranks with the other kinds.)
         let rank_of = |k: u32| if colour > 0 { slots[k as usize].3 } else { 2 };
-        let ranked = |rank: u8| order.iter().filter(move |&&k| rank_of(k) == rank);
-        for &k in (0..3).flat_map(ranked) {
-            let (slot, a, b, _) = slots[k as usize];
-            let j = joints.at(slot as usize);
-            let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
-            let states = (a as usize, b as usize);
-            let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
-            solver.joints.push(c);
+        // Rank by rank; the joints of ranks 0 and 1 (free and driven pins) are counted as they
+        // are placed.
+        let mut counts = [0u32; 3];
+        for rank in 0..3u8 {
+            for &k in order.iter().filter(|&&k| rank_of(k) == rank) {
+                let (slot, a, b, _) = slots[k as usize];
+                let j = joints.at(slot as usize);
+                let on = (j.body_a.map(|k| bodies.at(k)), bodies.at(j.body_b));
+                let states = (a as usize, b as usize);
+                let c = JointConstraint::prepare(slot as usize, j, on, states, masses);
+                solver.joints.push(c);
+                counts[usize::from(rank)] += 1;
+            }
         }
-        let count = |rank: u8| ranked(rank).count() as u32;
-        solver.joint_pins.push((count(0), count(1)));
+        solver.joint_pins.push((counts[0], counts[1]));
     }
 }
 
