@@ -5,8 +5,9 @@
 //! per step), the *move buffer* (proxies created, moved or enlarged since the last pair update) and
 //! the *pair buffer* of the last update, as Box2D v3's `broad_phase.c` does. It is the one place
 //! where a shape's box is fattened: every proxy holds the shape's box grown by half the speculative
-//! distance (so two shapes within the speculative distance always have overlapping proxies) plus
-//! `AABB_MARGIN` (so small motions need no tree update).
+//! distance (so two shapes within the speculative distance always have overlapping proxies) and,
+//! unless static, by a margin sized to the shape (an eighth of its box's half diagonal, at most
+//! `MAX_AABB_MARGIN`, as Box2D v3) so small motions need no tree update.
 //!
 //! The broad phase knows nothing of bodies: a proxy carries a `u32` chosen by its owner (the world
 //! stores the body's key) and a `ProxyType`. Pairs are reported only between types that can
@@ -19,9 +20,18 @@ pub use tree::{DynamicTree, ProxyId};
 use crate::constants::SPECULATIVE_DISTANCE;
 use crate::math::{Aabb, Real, Vec2};
 
-/// Margin (metres) added around a proxy's box so small motions need no tree update. Larger margins
-/// mean fewer updates but more candidate pairs.
-pub(crate) const AABB_MARGIN: Real = 0.1;
+/// Most margin (metres) added around a moving proxy's box so small motions need no tree update
+/// (Box2D v3's `B2_MAX_AABB_MARGIN`). Larger margins mean fewer tree updates but more candidate
+/// pairs, each a contact the narrow phase, the solver's bookkeeping and the continuous pass visit
+/// every step.
+pub(crate) const MAX_AABB_MARGIN: Real = 0.05;
+
+/// A moving proxy's margin as a share of its box's half diagonal, up to `MAX_AABB_MARGIN` (Box2D
+/// v3 sizes it by the shape's extent with the same fraction): a small body moves its own size in
+/// fewer steps than a large one, and a fixed margin around it would pair it with every
+/// neighbour of a dense pile (washer's 8,100 small boxes, 0.1 m of margin: 3.5 contacts where
+/// Box2D keeps one).
+const AABB_MARGIN_FRACTION: Real = 0.125;
 
 /// A tree is rebuilt rather than updated leaf by leaf when more than one in `REBUILD_SHARE` of its
 /// proxies must be re-inserted in one refit (see [`BroadPhase::move_proxies`]).
@@ -139,14 +149,24 @@ impl BroadPhase {
         &mut self.trees[kind as usize]
     }
 
-    /// The proxy box for a shape box: grown by the pair margin and the fat margin.
-    fn fatten(aabb: &Aabb) -> Aabb {
-        aabb.grown(PAIR_MARGIN + AABB_MARGIN)
+    /// The proxy box for a shape box `aabb` of a proxy of type `kind`: grown by the pair margin
+    /// and, unless static (a static proxy never moves), by the fat margin (`fat_margin`).
+    fn fatten(aabb: &Aabb, kind: ProxyType) -> Aabb {
+        match kind {
+            ProxyType::Static => aabb.grown(PAIR_MARGIN),
+            _ => aabb.grown(PAIR_MARGIN + Self::fat_margin(aabb)),
+        }
+    }
+
+    /// The margin (metres) a moving proxy's box keeps around a shape box `aabb`: a share of its
+    /// half diagonal, at most `MAX_AABB_MARGIN`.
+    fn fat_margin(aabb: &Aabb) -> Real {
+        (0.5 * AABB_MARGIN_FRACTION * (aabb.max - aabb.min).length()).min(MAX_AABB_MARGIN)
     }
 
     /// Adds a proxy for a shape whose world box is `aabb`; `value` comes back in pairs and queries.
     pub fn create_proxy(&mut self, aabb: &Aabb, kind: ProxyType, value: u32) -> ProxyKey {
-        let id = self.tree_mut(kind).insert(Self::fatten(aabb), value);
+        let id = self.tree_mut(kind).insert(Self::fatten(aabb, kind), value);
         let key = ProxyKey { kind, id };
         self.move_buffer.push(key);
         key
@@ -210,13 +230,14 @@ impl BroadPhase {
 
     /// The box a shape's box must meet for a proxy made for that shape to overlap proxy box
     /// `fat`: a body that pairs piece by piece (`Body::reached_by`) asks its pieces with it.
+    /// (The largest margin a proxy can have: a piece with a smaller one is reached a little early.)
     pub fn proxy_reach(fat: &Aabb) -> Aabb {
-        fat.grown(PAIR_MARGIN + AABB_MARGIN)
+        fat.grown(PAIR_MARGIN + MAX_AABB_MARGIN)
     }
 
     /// Places a proxy anew for a shape box `aabb` (after a teleport), whatever its old box.
     pub fn reset_proxy(&mut self, key: ProxyKey, aabb: &Aabb) {
-        let fat = Self::fatten(aabb);
+        let fat = Self::fatten(aabb, key.kind);
         self.tree_mut(key.kind).set_fat_aabb(key.id, fat);
         self.move_buffer.push(key);
     }
@@ -259,7 +280,7 @@ impl BroadPhase {
     /// for the shape (after a fast step enlarged it to the swept box).
     fn refitted(fat: Aabb, aabb: &Aabb) -> Option<Aabb> {
         let tight = aabb.grown(PAIR_MARGIN);
-        let fresh = tight.grown(AABB_MARGIN);
+        let fresh = tight.grown(Self::fat_margin(aabb));
         let oversized = fat.perimeter() > 2.0 * fresh.perimeter();
         (oversized || !fat.contains(&tight)).then_some(fresh)
     }
@@ -277,7 +298,10 @@ impl BroadPhase {
         // among the bodies whose proxies its motion's box meets, and a proxy that held the
         // body's start box must go on holding it when a later motion of the same step grows it
         // (a block sent back the way it came was missed by a ball whose query came between).
-        tree.set_fat_aabb(key.id, fat.union(&swept.grown(PAIR_MARGIN + AABB_MARGIN)));
+        tree.set_fat_aabb(
+            key.id,
+            fat.union(&swept.grown(PAIR_MARGIN + Self::fat_margin(swept))),
+        );
         self.move_buffer.push(key);
         true
     }
