@@ -19,6 +19,7 @@ use crate::query::{
     for_each_piece_pair, gap_lower_bound, local_manifold, time_of_impact_with, FeatureId,
     LocalManifold, Motion, ToiOptions, MAX_MANIFOLD_POINTS,
 };
+use smallvec::SmallVec;
 
 /// Reference-face bias (metres) of the world's manifolds (Box2D's `0.1 * linear slop`): between
 /// stacked boxes both faces separate equally, and a larger bias keeps the same face as reference
@@ -75,15 +76,21 @@ pub(crate) struct ContactMixing {
     pub restitution: MixingRule,
 }
 
+/// A contact's manifolds, one per pair of pieces within the margin. The first is stored in the
+/// contact itself (a pair of convex bodies has at most one), the others on the heap: every
+/// stage that reads the manifolds (the narrow phase, the solver's gathering and scattering, the
+/// sleep and the continuous pass's summaries) walks the contacts in order, and a manifold behind
+/// a pointer of its own was a cache miss for each contact at each of them (a quarter of
+/// junkyard's step).
+pub(crate) type Manifolds = SmallVec<[PieceManifold; 1]>;
+
 /// A persistent contact between two bodies (slot indices `a < b`).
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Debug)]
 pub(crate) struct PairContact {
     pub a: u32,
     pub b: u32,
-    pub manifolds: Vec<PieceManifold>,
-    /// Last step's manifolds, kept only to carry impulses over (a reused buffer).
-    previous: Vec<PieceManifold>,
+    pub manifolds: Manifolds,
     /// How the world mixes two shapes' friction and restitution.
     mixing: ContactMixing,
     /// How the two bodies' shapes are filtered (set by the world's pair update; never
@@ -119,8 +126,8 @@ pub(crate) struct PairContact {
 #[cfg(feature = "serde")]
 impl PairContact {
     /// Checks a contact read from a snapshot between bodies `a` and `b` (its own two): its
-    /// filter is one that keeps a contact, its margins are not negative, and every manifold (this
-    /// step's and the previous one kept for warm starting) names pieces the bodies have, holds at
+    /// filter is one that keeps a contact, its margins are not negative, and every manifold
+    /// names pieces the bodies have, holds at
     /// most [`MAX_MANIFOLD_POINTS`] points, has a unit normal and a mixed friction and
     /// restitution in their ranges; the poses it was computed at are rotations.
     pub(crate) fn check_restored(&self, a: &Body, b: &Body) -> Result<(), String> {
@@ -132,37 +139,32 @@ impl PairContact {
             return Err("a negative margin or recycled motion".into());
         }
         let (pieces_a, pieces_b) = (a.piece_owner.len(), b.piece_owner.len());
-        for (which, list) in [
-            ("manifold", &self.manifolds),
-            ("previous manifold", &self.previous),
-        ] {
-            for (i, m) in list.iter().enumerate() {
-                let fault =
-                    if usize::from(m.piece_a) >= pieces_a || usize::from(m.piece_b) >= pieces_b {
-                        Some(format!(
-                            "names pieces {} and {} of bodies with {pieces_a} and {pieces_b}",
-                            m.piece_a, m.piece_b
-                        ))
-                    } else if m.count > MAX_MANIFOLD_POINTS {
-                        Some(format!(
-                            "holds {} points (at most {MAX_MANIFOLD_POINTS})",
-                            m.count
-                        ))
-                    } else if (m.normal.length() - 1.0).abs() > ROTATION_TOLERANCE {
-                        Some(format!("has a normal of length {}", m.normal.length()))
-                    } else if !(0.0..=MAX_FRICTION).contains(&m.friction)
-                        || !(0.0..=MAX_RESTITUTION).contains(&m.restitution)
-                    {
-                        Some(format!(
-                            "has friction {} and restitution {}",
-                            m.friction, m.restitution
-                        ))
-                    } else {
-                        None
-                    };
-                if let Some(fault) = fault {
-                    return Err(format!("{which} {i} {fault}"));
-                }
+        for (i, m) in self.manifolds.iter().enumerate() {
+            let fault = if usize::from(m.piece_a) >= pieces_a || usize::from(m.piece_b) >= pieces_b
+            {
+                Some(format!(
+                    "names pieces {} and {} of bodies with {pieces_a} and {pieces_b}",
+                    m.piece_a, m.piece_b
+                ))
+            } else if m.count > MAX_MANIFOLD_POINTS {
+                Some(format!(
+                    "holds {} points (at most {MAX_MANIFOLD_POINTS})",
+                    m.count
+                ))
+            } else if (m.normal.length() - 1.0).abs() > ROTATION_TOLERANCE {
+                Some(format!("has a normal of length {}", m.normal.length()))
+            } else if !(0.0..=MAX_FRICTION).contains(&m.friction)
+                || !(0.0..=MAX_RESTITUTION).contains(&m.restitution)
+            {
+                Some(format!(
+                    "has friction {} and restitution {}",
+                    m.friction, m.restitution
+                ))
+            } else {
+                None
+            };
+            if let Some(fault) = fault {
+                return Err(format!("manifold {i} {fault}"));
             }
         }
         if let Some(at) = &self.computed_at {
@@ -210,8 +212,7 @@ impl PairContact {
         Self {
             a,
             b,
-            manifolds: Vec::new(),
-            previous: Vec::new(),
+            manifolds: Manifolds::new(),
             mixing,
             filter,
             touching: false,
@@ -311,11 +312,9 @@ impl PairContact {
             filter: self.filter,
             gap: Real::NEG_INFINITY,
         });
-        // Last step's manifolds move to `previous` (for warm starting) and the two buffers swap
-        // roles each step: no allocation once they have grown.
-        std::mem::swap(&mut self.manifolds, &mut self.previous);
-        self.manifolds.clear();
-        let (old, fresh) = (&self.previous, &mut self.manifolds);
+        // Last step's manifolds, to carry their impulses over (warm starting).
+        let old = std::mem::take(&mut self.manifolds);
+        let fresh = &mut self.manifolds;
         let (filter, mixing) = (self.filter, self.mixing);
         for_each_piece_pair(
             &ba.com_shape,
@@ -344,7 +343,7 @@ impl PairContact {
                 {
                     return;
                 }
-                let pm = piece_manifold((ba, ia), (bb, ib), xa, &m, mixing, old, margin);
+                let pm = piece_manifold((ba, ia), (bb, ib), xa, &m, mixing, &old, margin);
                 if pm.count > 0 {
                     fresh.push(pm);
                 }

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 /// The first bytes of every snapshot.
 const MAGIC: &[u8; 16] = b"SWEEP2D-SNAPSHOT";
 /// The layout of the header and payload; bumped when it changes.
-const FORMAT_VERSION: u32 = 7;
+const FORMAT_VERSION: u32 = 8;
 /// Bytes before the crate version string: magic, format version, version length.
 const HEAD: usize = 16 + 4 + 4;
 
