@@ -154,12 +154,16 @@ struct Neighbours {
     /// Fat proxy boxes before the pass first enlarged them, by key.
     start_boxes: HashMap<u32, Aabb, BuildHasherDefault<PairHasher>>,
     /// Bodies found by the tree query of a body whose motion left its start box, by key of the
-    /// body found.
-    found_by: HashMap<u32, Vec<u32>, BuildHasherDefault<PairHasher>>,
-    /// The (found, finder) pairs `found_by` holds: a body re-swept after each of its impacts
-    /// queries again and meets the same bodies, and is recorded once (a list searched instead
-    /// would cost a blade or a ground met by thousands of bodies the square of their number).
-    found_pairs: PairSet,
+    /// body found (dense, kept between passes; `found_touched` lists the keys to clear).
+    found_by: Vec<Vec<u32>>,
+    found_touched: Vec<u32>,
+    /// Each body's last tree query this pass: its box, and every body its queries this pass
+    /// found (sorted). A body re-swept after each of its impacts queries again and meets the
+    /// same bodies: each is recorded in `found_by` once, checked against this list (a check
+    /// against `found_by`'s list instead would cost a blade or a ground met by thousands of
+    /// bodies the square of their number; a set of all found pairs, one hash per pair, was a
+    /// quarter of a heap's step). A query within the last box is answered from the list.
+    queried: HashMap<u32, (Aabb, Vec<u32>), BuildHasherDefault<PairHasher>>,
     /// Scratch of `start`: one summary per contact, the (partner, contact) entries grouped by
     /// body in contact order, and each body's next free slot.
     per_contact: Vec<ContactSummary>,
@@ -223,8 +227,29 @@ impl Neighbours {
     fn clear_pass_state(&mut self) {
         self.summaries.clear();
         self.start_boxes.clear();
-        self.found_by.clear();
-        self.found_pairs.clear();
+        for k in self.found_touched.drain(..) {
+            self.found_by[k as usize].clear();
+        }
+        self.queried.clear();
+    }
+
+    /// Bodies whose tree queries this pass found body `k` (see `found_by`).
+    fn found_by(&self, k: u32) -> &[u32] {
+        self.found_by
+            .get(k as usize)
+            .map_or(&[], |list| list.as_slice())
+    }
+
+    /// Records that body `finder`'s tree query found body `found`.
+    fn record_found(&mut self, found: u32, finder: u32) {
+        let k = found as usize;
+        if k >= self.found_by.len() {
+            self.found_by.resize_with(k + 1, Vec::new);
+        }
+        if self.found_by[k].is_empty() {
+            self.found_touched.push(found);
+        }
+        self.found_by[k].push(finder);
     }
 
     /// Builds body `k`'s row if the index is sparse and it has none yet: its partners in

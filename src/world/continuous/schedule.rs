@@ -497,9 +497,20 @@ impl ContinuousPass<'_> {
         if BroadPhase::holds(&start_box, &query) {
             self.buf.neighbours.ensure_row(i, self.contacts);
             out.extend_from_slice(self.buf.neighbours.contacts_of(i));
-            if let Some(found) = self.buf.neighbours.found_by.get(&i) {
-                others.extend_from_slice(found);
-            }
+            others.extend_from_slice(self.buf.neighbours.found_by(i));
+        } else if let Some(found) = self
+            .buf
+            .neighbours
+            .queried
+            .get(&i)
+            .and_then(|(queried, found)| queried.contains(&query).then_some(found))
+        {
+            // Within the box of this body's last tree query: what its queries found, and every
+            // body whose query found it since. (A body that can meet `i` now either had its proxy
+            // box in the tree then, meeting that larger box, or enlarged it later, and its query
+            // met `i`'s proxy, which holds that box.)
+            others.extend_from_slice(found);
+            others.extend_from_slice(self.buf.neighbours.found_by(i));
         } else {
             // (A static or kinematic body of many pieces is a candidate only where a piece is
             // near at some moment of the step: `Body::reached_by`.)
@@ -511,13 +522,24 @@ impl ContinuousPass<'_> {
                         others.push(c);
                     }
                 });
-            // (Once per pair: see `Neighbours::found_pairs`.)
+            // Each found body learns of `i` once a pass (see `Neighbours::queried`).
             let neighbours = &mut self.buf.neighbours;
+            let mut recorded = neighbours
+                .queried
+                .remove(&i)
+                .map(|(_, recorded)| recorded)
+                .unwrap_or_default();
+            let known = recorded.len();
             for &c in &others {
-                if neighbours.found_pairs.insert((c, i)) {
-                    neighbours.found_by.entry(c).or_default().push(i);
+                if recorded[..known].binary_search(&c).is_err() {
+                    neighbours.record_found(c, i);
+                    recorded.push(c);
                 }
             }
+            if recorded.len() > known {
+                recorded.sort_unstable();
+            }
+            neighbours.queried.insert(i, (query, recorded));
         }
         if !others.is_empty() {
             let body = self.bodies.at(i);
