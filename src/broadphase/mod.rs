@@ -24,7 +24,7 @@ use crate::math::{Aabb, Real, Vec2};
 /// (Box2D v3's `B2_MAX_AABB_MARGIN`). Larger margins mean fewer tree updates but more candidate
 /// pairs, each a contact the narrow phase, the solver's bookkeeping and the continuous pass visit
 /// every step.
-pub(crate) const MAX_AABB_MARGIN: Real = 0.05;
+const MAX_AABB_MARGIN: Real = 0.05;
 
 /// A moving proxy's margin as a share of its box's half diagonal, up to `MAX_AABB_MARGIN` (Box2D
 /// v3 sizes it by the shape's extent with the same fraction): a small body moves its own size in

@@ -80,7 +80,7 @@ pub(crate) struct ContactMixing {
 /// contact itself (a pair of convex bodies has at most one), the others on the heap: every
 /// stage that reads the manifolds (the narrow phase, the solver's gathering and scattering, the
 /// sleep and the continuous pass's summaries) walks the contacts in order, and a manifold behind
-/// a pointer of its own was a cache miss for each contact at each of them (a quarter of
+/// a pointer of its own was a cache miss for each contact at each of them (about a quarter of
 /// junkyard's step).
 pub(crate) type Manifolds = SmallVec<[PieceManifold; 1]>;
 
@@ -126,10 +126,10 @@ pub(crate) struct PairContact {
 #[cfg(feature = "serde")]
 impl PairContact {
     /// Checks a contact read from a snapshot between bodies `a` and `b` (its own two): its
-    /// filter is one that keeps a contact, its margins are not negative, and every manifold
-    /// names pieces the bodies have, holds at
-    /// most [`MAX_MANIFOLD_POINTS`] points, has a unit normal and a mixed friction and
-    /// restitution in their ranges; the poses it was computed at are rotations.
+    /// filter is one that keeps a contact, its margins are not negative, and every manifold names
+    /// pieces the bodies have, holds at most [`MAX_MANIFOLD_POINTS`] points, has a unit normal
+    /// and a mixed friction and restitution in their ranges; the poses it was computed at are
+    /// rotations.
     pub(crate) fn check_restored(&self, a: &Body, b: &Body) -> Result<(), String> {
         use crate::constants::{MAX_FRICTION, MAX_RESTITUTION, ROTATION_TOLERANCE};
         if self.filter == PairFilter::Never {
