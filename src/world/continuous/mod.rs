@@ -153,22 +153,32 @@ struct Neighbours {
     summaries: Vec<ContactSummary>,
     /// Fat proxy boxes before the pass first enlarged them, by key.
     start_boxes: HashMap<u32, Aabb, BuildHasherDefault<PairHasher>>,
-    /// Bodies found by the tree query of a body whose motion left its start box, by key of the
-    /// body found (dense, kept between passes; `found_touched` lists the keys to clear).
-    found_by: Vec<Vec<u32>>,
+    /// What the tree queries of bodies whose motion left their start boxes recorded, by body
+    /// key (`Found`; dense and kept between passes, so its lists keep their memory;
+    /// `found_touched` lists the keys to clear).
+    found: Vec<Found>,
     found_touched: Vec<u32>,
-    /// Each body's last tree query this pass: its box, and every body its queries this pass
-    /// found (sorted). A body re-swept after each of its impacts queries again and meets the
-    /// same bodies: each is recorded in `found_by` once, checked against this list (a check
-    /// against `found_by`'s list instead would cost a blade or a ground met by thousands of
-    /// bodies the square of their number; a set of all found pairs, one hash per pair, was a
-    /// quarter of a heap's step). A query within the last box is answered from the list.
-    queried: HashMap<u32, (Aabb, Vec<u32>), BuildHasherDefault<PairHasher>>,
     /// Scratch of `start`: one summary per contact, the (partner, contact) entries grouped by
     /// body in contact order, and each body's next free slot.
     per_contact: Vec<ContactSummary>,
     grouped: Vec<(u32, u32)>,
     cursor: Vec<u32>,
+}
+
+/// What the pass's tree queries recorded about one body (`Neighbours::found`).
+#[derive(Debug, Default)]
+struct Found {
+    /// Bodies whose tree queries this pass found this body.
+    by: Vec<u32>,
+    /// This body's last tree query this pass, if any.
+    query: Option<Aabb>,
+    /// Every body this body's queries this pass found, sorted. A body re-swept after each of its
+    /// impacts queries again and meets the same bodies: each found body learns of it once,
+    /// checked against this list (against the found body's `by` list instead, a blade or a
+    /// ground met by thousands of bodies would cost the square of their number; a set of every
+    /// found pair, one hash per pair, was a quarter of a heap's step). A query within the last
+    /// box is answered from this list.
+    finds: Vec<u32>,
 }
 
 impl Neighbours {
@@ -228,28 +238,58 @@ impl Neighbours {
         self.summaries.clear();
         self.start_boxes.clear();
         for k in self.found_touched.drain(..) {
-            self.found_by[k as usize].clear();
+            let found = &mut self.found[k as usize];
+            found.by.clear();
+            found.finds.clear();
+            found.query = None;
         }
-        self.queried.clear();
     }
 
-    /// Bodies whose tree queries this pass found body `k` (see `found_by`).
+    /// Body `k`'s record (see `Found`), made and marked for clearing on first use this pass.
+    fn found_mut(&mut self, k: u32) -> &mut Found {
+        let i = k as usize;
+        if i >= self.found.len() {
+            self.found.resize_with(i + 1, Found::default);
+        }
+        let found = &mut self.found[i];
+        if found.by.is_empty() && found.query.is_none() {
+            self.found_touched.push(k);
+        }
+        found
+    }
+
+    /// Bodies whose tree queries this pass found body `k`.
     fn found_by(&self, k: u32) -> &[u32] {
-        self.found_by
-            .get(k as usize)
-            .map_or(&[], |list| list.as_slice())
+        self.found.get(k as usize).map_or(&[], |f| f.by.as_slice())
     }
 
-    /// Records that body `finder`'s tree query found body `found`.
-    fn record_found(&mut self, found: u32, finder: u32) {
-        let k = found as usize;
-        if k >= self.found_by.len() {
-            self.found_by.resize_with(k + 1, Vec::new);
+    /// What body `k`'s queries this pass found, if its last query's box holds `query`.
+    fn finds_within(&self, k: u32, query: &Aabb) -> Option<&[u32]> {
+        let found = self.found.get(k as usize)?;
+        found
+            .query
+            .is_some_and(|last| last.contains(query))
+            .then_some(found.finds.as_slice())
+    }
+
+    /// Records body `finder`'s tree query with box `query`, which found `bodies`: each found
+    /// body learns of `finder` once a pass (checked against what its earlier queries found).
+    fn record_query(&mut self, finder: u32, query: Aabb, bodies: &[u32]) {
+        let mut finds = std::mem::take(&mut self.found_mut(finder).finds);
+        let known = finds.len();
+        for &c in bodies {
+            if finds[..known].binary_search(&c).is_err() {
+                self.found_mut(c).by.push(finder);
+                finds.push(c);
+            }
         }
-        if self.found_by[k].is_empty() {
-            self.found_touched.push(found);
+        if finds.len() > known {
+            finds.sort_unstable();
         }
-        self.found_by[k].push(finder);
+        // (Made by the first call above.)
+        let record = &mut self.found[finder as usize];
+        record.finds = finds;
+        record.query = Some(query);
     }
 
     /// Builds body `k`'s row if the index is sparse and it has none yet: its partners in

@@ -498,13 +498,7 @@ impl ContinuousPass<'_> {
             self.buf.neighbours.ensure_row(i, self.contacts);
             out.extend_from_slice(self.buf.neighbours.contacts_of(i));
             others.extend_from_slice(self.buf.neighbours.found_by(i));
-        } else if let Some(found) = self
-            .buf
-            .neighbours
-            .queried
-            .get(&i)
-            .and_then(|(queried, found)| queried.contains(&query).then_some(found))
-        {
+        } else if let Some(found) = self.buf.neighbours.finds_within(i, &query) {
             // Within the box of this body's last tree query: what its queries found, and every
             // body whose query found it since. (A body that can meet `i` now either had its proxy
             // box in the tree then, meeting that larger box, or enlarged it later, and its query
@@ -522,24 +516,7 @@ impl ContinuousPass<'_> {
                         others.push(c);
                     }
                 });
-            // Each found body learns of `i` once a pass (see `Neighbours::queried`).
-            let neighbours = &mut self.buf.neighbours;
-            let mut recorded = neighbours
-                .queried
-                .remove(&i)
-                .map(|(_, recorded)| recorded)
-                .unwrap_or_default();
-            let known = recorded.len();
-            for &c in &others {
-                if recorded[..known].binary_search(&c).is_err() {
-                    neighbours.record_found(c, i);
-                    recorded.push(c);
-                }
-            }
-            if recorded.len() > known {
-                recorded.sort_unstable();
-            }
-            neighbours.queried.insert(i, (query, recorded));
+            self.buf.neighbours.record_query(i, query, &others);
         }
         if !others.is_empty() {
             let body = self.bodies.at(i);
