@@ -312,10 +312,45 @@ impl PairContact {
             filter: self.filter,
             gap: Real::NEG_INFINITY,
         });
-        // Last step's manifolds, to carry their impulses over (warm starting).
-        let old = std::mem::take(&mut self.manifolds);
-        let fresh = &mut self.manifolds;
-        let (filter, mixing) = (self.filter, self.mixing);
+        // Last step's manifolds, to carry their impulses over (warm starting). A contact of
+        // several pieces' manifolds copies them into this thread's buffer and refills its own
+        // list, which keeps its memory (no allocation per pair and step); one of a single
+        // manifold (held inline) simply moves it out.
+        if self.manifolds.spilled() {
+            with_last_manifolds(|old| {
+                old.extend_from_slice(&self.manifolds);
+                self.manifolds.clear();
+                self.compute_manifolds(ba, bb, margin, old);
+            });
+        } else {
+            let old = std::mem::take(&mut self.manifolds);
+            self.compute_manifolds(ba, bb, margin, &old);
+        }
+        if let Some(p) = predicted {
+            self.drop_missed_speculation(ba, bb, p);
+        }
+        if self.manifolds.is_empty() && apart_moved.is_some_and(|m| m < STILL_APART_MOTION) {
+            // Apart for a second update and nearly still: bound the gap, so that the next
+            // updates can keep these empty manifolds (above).
+            let gap = gap_lower_bound(&ba.com_shape, &ba.pose, &bb.com_shape, &bb.pose);
+            if let Some(at) = self.computed_at.as_mut() {
+                at.gap = gap;
+            }
+        }
+        let was = self.touching;
+        self.touching = if was {
+            self.has_points()
+        } else {
+            self.min_separation() <= LINEAR_SLOP
+        };
+        self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
+        (was, self.touching)
+    }
+
+    /// Fills the (empty) manifolds with those of every pair of pieces within `margin` metres at
+    /// the bodies' poses, carrying impulses over from `old` (last step's) by feature id.
+    fn compute_manifolds(&mut self, ba: &Body, bb: &Body, margin: Real, old: &[PieceManifold]) {
+        let (filter, mixing, fresh) = (self.filter, self.mixing, &mut self.manifolds);
         for_each_piece_pair(
             &ba.com_shape,
             &ba.pose,
@@ -343,31 +378,12 @@ impl PairContact {
                 {
                     return;
                 }
-                let pm = piece_manifold((ba, ia), (bb, ib), xa, &m, mixing, &old, margin);
+                let pm = piece_manifold((ba, ia), (bb, ib), xa, &m, mixing, old, margin);
                 if pm.count > 0 {
                     fresh.push(pm);
                 }
             },
         );
-        if let Some(p) = predicted {
-            self.drop_missed_speculation(ba, bb, p);
-        }
-        if self.manifolds.is_empty() && apart_moved.is_some_and(|m| m < STILL_APART_MOTION) {
-            // Apart for a second update and nearly still: bound the gap, so that the next
-            // updates can keep these empty manifolds (above).
-            let gap = gap_lower_bound(&ba.com_shape, &ba.pose, &bb.com_shape, &bb.pose);
-            if let Some(at) = self.computed_at.as_mut() {
-                at.gap = gap;
-            }
-        }
-        let was = self.touching;
-        self.touching = if was {
-            self.has_points()
-        } else {
-            self.min_separation() <= LINEAR_SLOP
-        };
-        self.bounce = !sustained && self.bouncy() && self.closing_speed(ba, bb) >= bounce_speed;
-        (was, self.touching)
     }
 
     /// Drops the manifolds when every point is speculative (farther apart than the slop), the
@@ -530,6 +546,25 @@ const FACE_TOLERANCE: Real = 0.005;
 /// Largest sine of the angle by which a neighbour may fall away from a segment's line and still
 /// count as flush with it.
 const FLUSH_TOLERANCE: Real = 1e-9;
+
+thread_local! {
+    /// Last step's manifolds of the contact being updated, when it has several (see
+    /// `PairContact::update`), kept per thread so that updates allocate none.
+    static LAST_MANIFOLDS: std::cell::RefCell<Vec<PieceManifold>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `f` with this thread's empty buffer for last step's manifolds (a fresh one if a caller
+/// up the stack holds it).
+fn with_last_manifolds(f: impl FnOnce(&mut Vec<PieceManifold>)) {
+    LAST_MANIFOLDS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut old) => {
+            old.clear();
+            f(&mut old);
+        }
+        Err(_) => f(&mut Vec::new()),
+    });
+}
 
 /// The manifold of piece `ia` of body `ba` and piece `ib` of body `bb` from the kernel's
 /// manifold `m` (in the frame of A's piece, placed at `xa`): its points within `margin` metres
