@@ -1021,11 +1021,13 @@ fn chain_hit(substeps: u32, speed: f64) -> f64 {
 /// stretches a joint varies from one drop height to the next in both runs), so the two are
 /// compared as spreads over eleven drop heights from 19.5 to 20.5 m, 450 steps each: the median
 /// of the heights' worst joint gaps with the pass within 1.1 times the median without it, and
-/// the worst within twice the worst without. Measured 2026-11-29: medians 0.219 m against
-/// 0.213 m, worst 0.48 m (one height of eleven; the next worst 0.26 m) against 0.28 m. The trust
-/// rule before that day's (a pair already deeper than half the thinner piece allowed to sink by
-/// the slop only) gave 0.215 m and 0.38 m on the same heights: each rule meets one whip among the
-/// eleven (five heights used to be checked, which one rule's whip missed). Before the impacts
+/// the worst within 1.5 times the worst without. Measured 2026-11-29 (after the broad phase's
+/// margins were sized to the shape): medians 0.219 m against 0.213 m, worst 0.356 m (at 20.1 m;
+/// the next worst 0.258 m) against 0.277 m, 1.29 times. Earlier that day the worst was 0.48 m
+/// (the bound was twice); the trust rule before that day's (a pair already deeper than half the
+/// thinner piece allowed to sink by the slop only) gave 0.215 m and 0.38 m on the same heights:
+/// each rule meets one whip among the eleven (five heights used to be checked, which one rule's
+/// whip missed). Before the impacts
 /// took the chain whole (cut at 128 links) the links beyond the cut went on as the blow changed
 /// the rest: 0.72 m from 20 m, 2.9 times the worst without.
 #[test]
@@ -1066,7 +1068,7 @@ fn a_long_chain_drawn_over_an_edge_stays_together_through_its_impacts() {
     };
     let ((median_pass, worst_pass), (median_soft, worst_soft)) = (spread(|h| h.1), spread(|h| h.2));
     assert!(
-        median_pass <= 1.1 * median_soft && worst_pass <= 2.0 * worst_soft,
+        median_pass <= 1.1 * median_soft && worst_pass <= 1.5 * worst_soft,
         "joint gaps with the pass: median {median_pass} m, worst {worst_pass} m; without: median \
          {median_soft} m, worst {worst_soft} m (height, with, without, impacts): {per_height:?}"
     );
