@@ -109,7 +109,9 @@ pub(crate) struct PairContact {
     /// pass's impact, pairwise and in time order, with its restitution, and the solver leaves the
     /// contact out: an isolated bounce keeps its exact time (no time loss), and a bounce travels
     /// down a row of touching bodies (Newton's cradle) instead of being spread over the row by a
-    /// simultaneous solve.
+    /// simultaneous solve. A bounce is isolated: the step clears the flag when either dynamic
+    /// body is pressed against a third by the solver (`world::step`, `list_bouncing`), since a
+    /// body in a pile shares its blow with the bodies it presses on, and that is the solver's.
     pub bounce: bool,
     /// The speculative margin (metres) of the last update: the manifold keeps points whose gap is
     /// within it, so a pair with no points was farther apart than this at the start of the step.
@@ -523,6 +525,20 @@ impl PairContact {
             .any(|m| m.points[..m.count].iter().any(|p| p.normal_impulse > 0.0))
     }
 
+    /// Whether the solver pressed the two bodies together at the last step: the normal impulse
+    /// of the contact's points (carried over by feature by `update`), acting on the two masses
+    /// alone, would change their relative velocity by more than `SUPPORT_SPEED`. A body lying on
+    /// the ground takes `g·dt` (0.17 m/s at 60 Hz); two discs laid exactly touching take the
+    /// round-off of their push-out, which does not press them.
+    pub(crate) fn supports(&self, ba: &Body, bb: &Body) -> bool {
+        let impulse: Real = self
+            .manifolds
+            .iter()
+            .flat_map(|m| m.points[..m.count].iter().map(|p| p.normal_impulse))
+            .sum();
+        impulse * (ba.inv_mass + bb.inv_mass) > SUPPORT_SPEED
+    }
+
     /// The fastest approach over the manifold points (m/s, positive when closing), from the
     /// bodies' velocities at the start of the step.
     fn closing_speed(&self, ba: &Body, bb: &Body) -> Real {
@@ -536,6 +552,11 @@ impl PairContact {
             .fold(Real::NEG_INFINITY, Real::max)
     }
 }
+
+/// Change of relative velocity (m/s) past which a contact's last normal impulse counts as the
+/// solver pressing its bodies together (`PairContact::supports`): far below a resting load
+/// (`g·dt`, 0.17 m/s at 60 Hz), far above round-off.
+pub(crate) const SUPPORT_SPEED: Real = 1e-3;
 
 /// Largest `1 − n·f` (unit normal against a segment's face normal) that still counts as the face:
 /// 0.1 rad. A body resting on a chain is tilted by a hair, and its manifold may take the body's own

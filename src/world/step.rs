@@ -49,6 +49,9 @@ pub(crate) struct StepBuffers {
     pub angles: Vec<Real>,
     /// The dynamic bodies of this step's bounces (`list_bouncing`), sorted.
     pub bouncing: Vec<u32>,
+    /// Per body key, whether the solver pressed it against another body at the last step (some
+    /// contact of it, not a bounce, carries a normal impulse; `list_bouncing`).
+    pub supported: Vec<bool>,
     /// Per contact, whether it touched before and after the narrow phase's update.
     pub touched: Vec<(bool, bool)>,
     /// The contact hooks' verdicts of this step.
@@ -132,7 +135,7 @@ impl World {
             .with_hooks(hooks, &mut buffers.verdicts)
             .with_joints(joints)
             .with_pressed(buffers.solver.pressed())
-            .with_bouncing(&buffers.bouncing)
+            .with_bouncing(&buffers.bouncing, &buffers.supported)
             .run(&buffers.angles)
         } else {
             (0, 0)
@@ -434,13 +437,49 @@ fn narrow_phase(
             events.contact_ended(bodies.id(a), bodies.id(b), clock);
         }
     }
-    list_bouncing(contacts, bodies, &mut buffers.bouncing);
+    list_bouncing(
+        contacts,
+        bodies,
+        &mut buffers.supported,
+        &mut buffers.bouncing,
+    );
 }
 
-/// Lists in `bouncing` (sorted, without repeats) the dynamic bodies of this step's bounces (see
-/// `PairContact::bounce`): the solver leaves those contacts to the continuous pass, which checks
-/// these bodies whatever their speed.
-fn list_bouncing(contacts: &ContactSet, bodies: &BodySet, bouncing: &mut Vec<u32>) {
+/// Keeps only the isolated bounces and lists in `bouncing` (sorted, without repeats) their
+/// dynamic bodies (see `PairContact::bounce`): the solver leaves those contacts to the continuous
+/// pass, which checks these bodies whatever their speed.
+///
+/// A bounce is isolated when neither of its dynamic bodies is pressed against a third body by
+/// the solver (some other contact of it carried a normal impulse at the last step,
+/// `PairContact::supports`: resting on the ground, pushed in a pile). A pressed body shares a blow with what it presses on at the
+/// same instant, which a simultaneous solve answers and a pairwise impact does not: in a
+/// churning pile of bouncy bodies every new contact closed past the restitution threshold, and
+/// resolving each as the pass's impact (Box2D's spinner: 8,500 a step) spent the impact budget
+/// and held most of the pile. Touching without pressure (a row of discs at rest, Newton's
+/// cradle) keeps a bounce isolated (`docs/continuous.md`, "Bounces: exact, and the pass's
+/// alone").
+fn list_bouncing(
+    contacts: &mut ContactSet,
+    bodies: &BodySet,
+    supported: &mut Vec<bool>,
+    bouncing: &mut Vec<u32>,
+) {
+    supported.clear();
+    supported.resize(bodies.key_bound(), false);
+    for c in contacts
+        .active()
+        .iter()
+        .filter(|c| !c.bounce && c.supports(bodies.at(c.a), bodies.at(c.b)))
+    {
+        supported[c.a as usize] = true;
+        supported[c.b as usize] = true;
+    }
+    let pressed = |k: u32| supported[k as usize] && bodies.at(k).is_dynamic();
+    for c in contacts.active_mut().iter_mut().filter(|c| c.bounce) {
+        if pressed(c.a) || pressed(c.b) {
+            c.bounce = false;
+        }
+    }
     bouncing.clear();
     for c in contacts.active().iter().filter(|c| c.bounce) {
         bouncing.extend(

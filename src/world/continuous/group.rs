@@ -201,6 +201,7 @@ impl ContinuousPass<'_> {
         let pieces_filtered = ba.pair_filter(bb) == PairFilter::Pieces;
         let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
         let (ca, cb) = (xa.translation, xb.translation);
+        let isolated = self.isolated(a, b);
         for_each_piece_pair(
             &ba.com_shape,
             &xa,
@@ -250,18 +251,25 @@ impl ContinuousPass<'_> {
                     let world = xsa.transform_point(p.point);
                     let (ra, rb) = (world - ca, world - cb);
                     let vn = bodies_relative_velocity(ba, ra, bb, rb).dot(normal);
-                    if bounces(
+                    let push_out = -p.separation.max(0.0) / rest_of_step;
+                    let target = if bounces(
                         self.config,
                         restitution,
                         -vn,
                         self.impacts_in_row(a, b, t, vn),
                     ) {
-                        return; // a bounce of its own: resolved as an impact, in time order
-                    }
+                        if isolated {
+                            return; // a bounce of its own: resolved as an impact, in time order
+                        }
+                        // In a pile the group shares the blow, with the restitution it says.
+                        push_out.max(-restitution * vn)
+                    } else {
+                        push_out
+                    };
                     contact.points[contact.count] = GroupPoint {
                         ra,
                         rb,
-                        target: -p.separation.max(0.0) / rest_of_step,
+                        target,
                         ..GroupPoint::default()
                     };
                     contact.count += 1;

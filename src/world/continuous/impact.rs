@@ -379,8 +379,12 @@ impl ContinuousPass<'_> {
     }
 
     /// Whether body `i`, given an impulse, now closes on its neighbour `c` faster than the
-    /// restitution threshold at one of their contact's points, with restitution to apply.
+    /// restitution threshold at one of their contact's points, with restitution to apply, and
+    /// the two meet in isolation (`isolated`: in a pile the group solve shares the blow).
     fn passes_bounce_on(&self, i: u32, c: u32) -> bool {
+        if !self.isolated(i, c) {
+            return false;
+        }
         if !self
             .buf
             .neighbours

@@ -57,6 +57,14 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::BuildHasherDefault;
 
+/// Whether bodies `a` and `b` meet in isolation: neither is a dynamic body `supported` marks as
+/// pressed by the solver against a third (see `ContinuousPass::isolated`).
+fn isolated(supported: &[bool], bodies: &BodySet, a: u32, b: u32) -> bool {
+    let pressed =
+        |i: u32| supported.get(i as usize).copied().unwrap_or(false) && bodies.at(i).is_dynamic();
+    !(pressed(a) || pressed(b))
+}
+
 /// Depth (metres) at which the final check (`verify.rs`) steps in: a little inside the slop, so that what the
 /// resolution leaves (a fast-turning pair's time of impact at a penetrating target is only
 /// conservative to within tens of micrometres) still ends within the slop.
@@ -779,6 +787,10 @@ pub(crate) struct ContinuousPass<'w> {
     /// left those contacts out, so the pass checks these bodies whatever their speed (two
     /// bodies closing at 1.2 m/s bounce, though neither moves half the speculative distance).
     bouncing: &'w [u32],
+    /// Per body key, whether the solver pressed the body against another at the last step (see
+    /// `world::step`, `list_bouncing`): a bounce of a pressed body is not isolated, and the pass
+    /// neither bounces it on its own nor passes a bounce on to it (`isolated`).
+    supported: &'w [bool],
     /// The pass's containers (see `PassBuffers`).
     buf: PassBuffers,
     /// Where the containers come from and go back to.
@@ -793,9 +805,10 @@ impl<'w> ContinuousPass<'w> {
     }
 
     /// The pass with the dynamic bodies of this step's bounces (by key, sorted; see
-    /// `bouncing`).
-    pub fn with_bouncing(mut self, bouncing: &'w [u32]) -> Self {
+    /// `bouncing`) and the bodies the solver pressed against others (by key; see `supported`).
+    pub fn with_bouncing(mut self, bouncing: &'w [u32], supported: &'w [bool]) -> Self {
         self.bouncing = bouncing;
+        self.supported = supported;
         self
     }
 
@@ -848,6 +861,7 @@ impl<'w> ContinuousPass<'w> {
             joints: None,
             pressed: &[],
             bouncing: &[],
+            supported: &[],
         }
     }
 
@@ -958,12 +972,22 @@ impl<'w> ContinuousPass<'w> {
         }
         self.buf.first_list = first_list;
         let (bodies, segments, config) = (&*self.bodies, &self.buf.segments, self.config);
+        let supported = self.supported;
         let sweep = |&(a, b): &(u32, u32)| {
             let (ua, ub) = (a as usize, b as usize);
             let (ba, bb) = (bodies.at(a), bodies.at(b));
             // (Nothing has bounced yet at the start of the step.)
-            let none = (0, Real::NEG_INFINITY);
-            schedule::sweep_pair(ba, &segments[ua], bb, &segments[ub], 0.0, config, none)
+            let row = (0, Real::NEG_INFINITY);
+            let isolated = isolated(supported, bodies, a, b);
+            schedule::sweep_pair(
+                ba,
+                &segments[ua],
+                bb,
+                &segments[ub],
+                0.0,
+                config,
+                (row, isolated),
+            )
         };
         #[cfg(feature = "parallel")]
         let impacts: Vec<_> = if crate::dynamics::stages::thread_count() > 1 {
@@ -1082,6 +1106,15 @@ impl<'w> ContinuousPass<'w> {
         fast.extend_from_slice(self.bouncing);
         fast.sort_unstable();
         fast.dedup();
+    }
+
+    /// Whether a meeting of bodies `a` and `b` is an isolated one: neither is a dynamic body the
+    /// solver pressed against a third at the last step (`supported`). Only an isolated meeting
+    /// bounces as the pass's own impact, in time order (an exact bounce, Newton's cradle); in a
+    /// pile a blow is shared with what the bodies press on at the same instant, and the group
+    /// solve and the solver apply restitution there (`docs/continuous.md`, "Bounces").
+    pub(super) fn isolated(&self, a: u32, b: u32) -> bool {
+        isolated(self.supported, self.bodies, a, b)
     }
 
     /// Gives body `i` a new segment from step fraction `t` with displacement `lin` and turn

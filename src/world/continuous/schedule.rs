@@ -578,7 +578,7 @@ impl ContinuousPass<'_> {
         );
         self.swept.set(self.swept.get() + 1);
         let row = self.row_of(a, b);
-        let swept = sweep_pair(ba, sa, bb, sb, t, self.config, row);
+        let swept = sweep_pair(ba, sa, bb, sb, t, self.config, (row, self.isolated(a, b)));
         self.take_sweep(a, b, t, swept);
     }
 
@@ -676,8 +676,10 @@ impl Sweep {
 }
 
 /// The impact that [`ContinuousPass::schedule`] queues for bodies `ba`, `bb` on segments `sa`,
-/// `sb` from step fraction `t` (a step of `dt` seconds), or why there is none. It reads only its
-/// arguments, so the first sweeps of a step can run side by side.
+/// `sb` from step fraction `t` (a step of `dt` seconds), or why there is none. `bounce` is the
+/// pair's last row of impacts at one place (`ContinuousPass::row_of`) and whether the meeting is
+/// isolated (`ContinuousPass::isolated`): only an isolated pair touching now bounces now. It
+/// reads only its arguments, so the first sweeps of a step can run side by side.
 pub(super) fn sweep_pair(
     ba: &Body,
     sa: &Segment,
@@ -685,8 +687,9 @@ pub(super) fn sweep_pair(
     sb: &Segment,
     t: Real,
     config: &WorldConfig,
-    row: (u32, Real),
+    bounce: ((u32, Real), bool),
 ) -> Sweep {
+    let (row, isolated) = bounce;
     let dt = config.dt;
     let (shape_a, shape_b) = (&ba.com_shape, &bb.com_shape);
     let accept = |i: usize, j: usize| ba.pieces_collide(i, bb, j);
@@ -713,13 +716,13 @@ pub(super) fn sweep_pair(
     // Touching now: an impact is needed now only if, left to the solver, the pair would overlap
     // by more than the slop before the step ends ...
     let (ca, cb) = (sa.pose_at(t).translation, sb.pose_at(t).translation);
-    // ... or if it bounces (restitution, closing past the threshold), which is resolved now, at
-    // its exact time, however little it would overlap (a ball that ends a step exactly touching
-    // a wall bounces at the start of the next, losing no time) ...
+    // ... or if it bounces (restitution, closing past the threshold, an isolated pair), which is
+    // resolved now, at its exact time, however little it would overlap (a ball that ends a step
+    // exactly touching a wall bounces at the start of the next, losing no time) ...
     let rel = sb.velocity_at(cb, toi.point, dt) - sa.velocity_at(ca, toi.point, dt);
     let closing = -rel.dot(toi.normal);
     let restitution = config.piece_material(ba, toi.piece_a, bb, toi.piece_b).1;
-    let bounce = bounces(config, restitution, closing, in_row(row, t, closing, dt));
+    let bounce = isolated && bounces(config, restitution, closing, in_row(row, t, closing, dt));
     if bounce || closing * (1.0 - t) * dt > LINEAR_SLOP {
         return Sweep::Impact(t, toi, PendingKind::Contact);
     }
