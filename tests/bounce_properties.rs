@@ -516,6 +516,84 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(common::simulation_config(64))]
+
+    /// A bounce is the pass's only when it is isolated. Two balls resting on a frictionless
+    /// floor under gravity (each pressed on the floor by the solver), one sent at the other from
+    /// two to six steps away, at any restitution, size and speed up to nine tenths of its radius
+    /// a step: the meeting step starts with the pair's speculative contact, and their meeting is
+    /// the solver's, never an impact of the pass; no body is held, neither passes the other,
+    /// horizontal momentum is kept, and the struck ball leaves forward. (Faster, a ball's proxy,
+    /// whose predicted sweep is capped at its size, may not pair the two before they meet: that
+    /// first meeting within a step is the pass's impact, pressed or not. The same meeting without
+    /// gravity, neither ball pressed, is an impact at its exact time:
+    /// `head_on_balls_collide_at_the_exact_time_with_their_restitution`.)
+    #[test]
+    fn a_bounce_of_bodies_pressed_on_the_floor_is_the_solvers(
+        restitution in prop_oneof![Just(0.3), Just(0.7), Just(1.0)],
+        radius in log_uniform(0.05, 0.5),
+        fraction in 0.0f64..1.0,
+        steps_apart in 2.0f64..6.0,
+    ) {
+        // From the restitution threshold (1 m/s) with a margin, to 0.9 radius a step.
+        let speed = 1.5 + fraction * (0.9 * radius / DT - 1.5);
+        let gap = steps_apart * speed * DT;
+        let mut world = World::new(WorldConfig {
+            sleep: false,
+            ..WorldConfig::default()
+        });
+        world
+            .add_body(BodyDef {
+                kind: BodyKind::Static,
+                shape: Shape::rectangle(100.0, 0.5).unwrap(),
+                transform: Transform::new(Vec2::new(0.0, -0.5), 0.0),
+                friction: 0.0,
+                ..Default::default()
+            })
+            .unwrap();
+        let at = |x: f64| Vec2::new(x, radius);
+        let striker = ball(&mut world, radius, at(-2.0 * radius - gap), Vec2::ZERO, restitution, 1.0);
+        let target = ball(&mut world, radius, at(0.0), Vec2::ZERO, restitution, 1.0);
+        // Settle both on the floor, then send the striker.
+        for _ in 0..30 {
+            world.step();
+        }
+        world.set_velocity(striker, Vec2::new(speed, 0.0), 0.0).unwrap();
+        let momentum = |w: &World| {
+            let (s, t) = (w.body(striker).unwrap(), w.body(target).unwrap());
+            s.mass() * s.linear_velocity().x + t.mass() * t.linear_velocity().x
+        };
+        let start = momentum(&world);
+        let steps = ((gap / speed) / DT).ceil() as usize + 10;
+        for step in 0..steps {
+            world.step();
+            let ours = |i: &sweep2d::world::Impact| {
+                [i.body_a, i.body_b].contains(&striker) && [i.body_a, i.body_b].contains(&target)
+            };
+            prop_assert!(
+                !world.events().impacts.iter().any(ours),
+                "step {}: the meeting of two pressed balls was an impact of the pass", step
+            );
+            prop_assert!(world.events().held.is_empty(), "step {}: bodies held", step);
+            let (s, t) = (world.body(striker).unwrap(), world.body(target).unwrap());
+            prop_assert!(
+                s.center_of_mass().x < t.center_of_mass().x,
+                "step {}: the striker passed the target", step
+            );
+            let now = momentum(&world);
+            prop_assert!(
+                (now - start).abs() <= 1e-9 * start.abs(),
+                "step {}: momentum {} against {}", step, now, start
+            );
+        }
+        prop_assert!(
+            world.body(target).unwrap().linear_velocity().x > 0.0,
+            "the struck ball did not leave forward"
+        );
+    }
+}
+
 /// The reference itself, on a case worked by hand: a 2 kg ball at 3 m/s into a free 1 kg ball,
 /// restitution 0.5, 1 m apart: they meet at t = 1/3 s; the impulse is `1.5·3 / (1/2 + 1)` = 3 N·s,
 /// leaving 1.5 m/s and 3 m/s.
