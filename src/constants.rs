@@ -64,7 +64,12 @@ pub const RESTITUTION_THRESHOLD: Real = 1.0;
 
 /// Default most impacts the continuous pass processes in one step; past it, remaining impacts hold
 /// the bodies at their safe time of impact (they lose the rest of that step, but never tunnel).
-pub const MAX_IMPACTS_PER_STEP: usize = 4096;
+/// A bound on a pathological step's work, not a per-step allowance: a wall of 9,600 boxes struck
+/// at 40 m/s (Box2D's smash) takes up to 9,602 impacts in a step of its compression wave, a pile
+/// of 6,000 churned by a blade (Box2D's spinner) up to 16,921, and the old default of 4,096 held
+/// thousands of bodies in those steps (`docs/benchmarks.md`, "Twentieth round"). Lower it where a
+/// step's worst time matters more than a held body's lost time.
+pub const MAX_IMPACTS_PER_STEP: usize = 32_768;
 
 /// Default most fixed steps one call to `World::advance` runs, so a stalled frame cannot make the
 /// next one slower still (the spiral of death); the rest of the time is dropped.
