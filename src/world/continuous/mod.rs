@@ -88,8 +88,10 @@ const RESWEEP_FACTOR: usize = 16;
 /// Candidate pairs the pass may examine per pair of the step (contacts plus bodies) before it
 /// stops re-sweeping: its work stays a bounded multiple of what the step's pairs imply, even for
 /// a heap of bodies created at one point (each impact there would otherwise re-sweep its bodies
-/// against every other body of the heap).
-const WORK_PER_PAIR: usize = 32;
+/// against every other body of the heap). At 32 (until 2026-11-29) Box2D's spinner reached it
+/// in the steps its spawned overlaps burst apart and held 5,000 bodies there; the heap stress
+/// scene costs the same at 128 (`docs/benchmarks.md`, "Twentieth round").
+const WORK_PER_PAIR: usize = 128;
 
 /// Candidate pairs any pass may examine whatever the step's size (a bullet rain has few pairs at
 /// the start of a step and many impacts within it): about 0.1 s of work.
