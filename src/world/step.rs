@@ -50,7 +50,8 @@ pub(crate) struct StepBuffers {
     /// The dynamic bodies of this step's bounces (`list_bouncing`), sorted.
     pub bouncing: Vec<u32>,
     /// Per body key, whether the solver pressed it against another body at the last step (some
-    /// contact of it, not a bounce, carries a normal impulse; `list_bouncing`).
+    /// contact of it, not a bounce, carried a normal impulse past `SUPPORT_SPEED`:
+    /// `PairContact::supports`, `list_bouncing`).
     pub supported: Vec<bool>,
     /// Per contact, whether it touched before and after the narrow phase's update.
     pub touched: Vec<(bool, bool)>,
@@ -475,18 +476,17 @@ fn list_bouncing(
         supported[c.b as usize] = true;
     }
     let pressed = |k: u32| supported[k as usize] && bodies.at(k).is_dynamic();
+    bouncing.clear();
     for c in contacts.active_mut().iter_mut().filter(|c| c.bounce) {
         if pressed(c.a) || pressed(c.b) {
             c.bounce = false;
+        } else {
+            bouncing.extend(
+                [c.a, c.b]
+                    .into_iter()
+                    .filter(|&k| bodies.at(k).is_dynamic()),
+            );
         }
-    }
-    bouncing.clear();
-    for c in contacts.active().iter().filter(|c| c.bounce) {
-        bouncing.extend(
-            [c.a, c.b]
-                .into_iter()
-                .filter(|&k| bodies.at(k).is_dynamic()),
-        );
     }
     bouncing.sort_unstable();
     bouncing.dedup();
