@@ -519,10 +519,17 @@ impl PairContact {
     }
 
     /// Whether some manifold point carries a normal impulse (N·s) from the last solve.
-    fn pressed(&self) -> bool {
+    pub(crate) fn pressed(&self) -> bool {
+        self.normal_impulse() > 0.0
+    }
+
+    /// The normal impulse (N·s) the manifold points carry from the last solve, in all (each is
+    /// clamped at 0 or above, so the sum is positive exactly when some point was pushed).
+    fn normal_impulse(&self) -> Real {
         self.manifolds
             .iter()
-            .any(|m| m.points[..m.count].iter().any(|p| p.normal_impulse > 0.0))
+            .flat_map(|m| m.points[..m.count].iter().map(|p| p.normal_impulse))
+            .sum()
     }
 
     /// Whether the solver pressed the two bodies together at the last step: the normal impulse
@@ -531,12 +538,7 @@ impl PairContact {
     /// the ground takes `g·dt` (0.17 m/s at 60 Hz); two discs laid exactly touching take the
     /// round-off of their push-out, which does not press them.
     pub(crate) fn supports(&self, ba: &Body, bb: &Body) -> bool {
-        let impulse: Real = self
-            .manifolds
-            .iter()
-            .flat_map(|m| m.points[..m.count].iter().map(|p| p.normal_impulse))
-            .sum();
-        impulse * (ba.inv_mass + bb.inv_mass) > SUPPORT_SPEED
+        self.normal_impulse() * (ba.inv_mass + bb.inv_mass) > SUPPORT_SPEED
     }
 
     /// The fastest approach over the manifold points (m/s, positive when closing), from the

@@ -49,9 +49,10 @@ pub(crate) struct StepBuffers {
     pub angles: Vec<Real>,
     /// The dynamic bodies of this step's bounces (`list_bouncing`), sorted.
     pub bouncing: Vec<u32>,
-    /// Per body key, whether the solver pressed it against another body at the last step (some
-    /// contact of it, not a bounce, carried a normal impulse past `SUPPORT_SPEED`:
-    /// `PairContact::supports`, `list_bouncing`).
+    /// Per body key, whether it is a dynamic body the solver pressed against another body at the
+    /// last step (some contact of it, not a bounce, carried a normal impulse past
+    /// `SUPPORT_SPEED`: `PairContact::supports`; written by the narrow phase's walk of its
+    /// contacts, read by `list_bouncing` and the continuous pass).
     pub supported: Vec<bool>,
     /// Per contact, whether it touched before and after the narrow phase's update.
     pub touched: Vec<(bool, bool)>,
@@ -424,8 +425,20 @@ fn narrow_phase(
     }
     #[cfg(not(feature = "parallel"))]
     touched.extend(contacts.active_mut().iter_mut().map(update));
+    // The same walk marks the dynamic bodies the solver pressed against another body at the last
+    // step (`supported`, read by `list_bouncing` and the continuous pass).
+    let supported = &mut buffers.supported;
+    supported.clear();
+    supported.resize(bodies.key_bound(), false);
     for (contact, &(was, is)) in contacts.active().iter().zip(touched.iter()) {
         let (a, b) = (contact.a, contact.b);
+        if !contact.bounce && contact.pressed() {
+            let (ba, bb) = (bodies.at(a), bodies.at(b));
+            if contact.supports(ba, bb) {
+                supported[a as usize] |= ba.is_dynamic();
+                supported[b as usize] |= bb.is_dynamic();
+            }
+        }
         if !was && is {
             if let Some(m) = contact.first_manifold() {
                 let (sa, sb) = (
@@ -438,12 +451,7 @@ fn narrow_phase(
             events.contact_ended(bodies.id(a), bodies.id(b), clock);
         }
     }
-    list_bouncing(
-        contacts,
-        bodies,
-        &mut buffers.supported,
-        &mut buffers.bouncing,
-    );
+    list_bouncing(contacts, bodies, &buffers.supported, &mut buffers.bouncing);
 }
 
 /// Keeps only the isolated bounces and lists in `bouncing` (sorted, without repeats) their
@@ -462,23 +470,12 @@ fn narrow_phase(
 fn list_bouncing(
     contacts: &mut ContactSet,
     bodies: &BodySet,
-    supported: &mut Vec<bool>,
+    supported: &[bool],
     bouncing: &mut Vec<u32>,
 ) {
-    supported.clear();
-    supported.resize(bodies.key_bound(), false);
-    for c in contacts
-        .active()
-        .iter()
-        .filter(|c| !c.bounce && c.supports(bodies.at(c.a), bodies.at(c.b)))
-    {
-        supported[c.a as usize] = true;
-        supported[c.b as usize] = true;
-    }
-    let pressed = |k: u32| supported[k as usize] && bodies.at(k).is_dynamic();
     bouncing.clear();
     for c in contacts.active_mut().iter_mut().filter(|c| c.bounce) {
-        if pressed(c.a) || pressed(c.b) {
+        if supported[c.a as usize] || supported[c.b as usize] {
             c.bounce = false;
         } else {
             bouncing.extend(

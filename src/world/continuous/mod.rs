@@ -57,11 +57,10 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::BuildHasherDefault;
 
-/// Whether bodies `a` and `b` meet in isolation: neither is a dynamic body `supported` marks as
-/// pressed by the solver against a third (see `ContinuousPass::isolated`).
-fn isolated(supported: &[bool], bodies: &BodySet, a: u32, b: u32) -> bool {
-    let pressed =
-        |i: u32| supported.get(i as usize).copied().unwrap_or(false) && bodies.at(i).is_dynamic();
+/// Whether bodies `a` and `b` meet in isolation: `supported` (by key) marks neither as a dynamic
+/// body the solver pressed against a third (see `ContinuousPass::isolated`).
+fn isolated(supported: &[bool], a: u32, b: u32) -> bool {
+    let pressed = |i: u32| supported.get(i as usize).copied().unwrap_or(false);
     !(pressed(a) || pressed(b))
 }
 
@@ -789,8 +788,8 @@ pub(crate) struct ContinuousPass<'w> {
     /// left those contacts out, so the pass checks these bodies whatever their speed (two
     /// bodies closing at 1.2 m/s bounce, though neither moves half the speculative distance).
     bouncing: &'w [u32],
-    /// Per body key, whether the solver pressed the body against another at the last step (see
-    /// `world::step`, `list_bouncing`): a bounce of a pressed body is not isolated, and the pass
+    /// Per body key, whether it is a dynamic body the solver pressed against another at the last
+    /// step (see `StepBuffers::supported`): a bounce of a pressed body is not isolated, and the pass
     /// neither bounces it on its own nor passes a bounce on to it (`isolated`).
     supported: &'w [bool],
     /// The pass's containers (see `PassBuffers`).
@@ -980,7 +979,7 @@ impl<'w> ContinuousPass<'w> {
             let (ba, bb) = (bodies.at(a), bodies.at(b));
             // (Nothing has bounced yet at the start of the step.)
             let row = (0, Real::NEG_INFINITY);
-            let isolated = isolated(supported, bodies, a, b);
+            let isolated = isolated(supported, a, b);
             schedule::sweep_pair(
                 ba,
                 &segments[ua],
@@ -1116,7 +1115,7 @@ impl<'w> ContinuousPass<'w> {
     /// pile a blow is shared with what the bodies press on at the same instant, and the group
     /// solve and the solver apply restitution there (`docs/continuous.md`, "Bounces").
     pub(super) fn isolated(&self, a: u32, b: u32) -> bool {
-        isolated(self.supported, self.bodies, a, b)
+        isolated(self.supported, a, b)
     }
 
     /// Gives body `i` a new segment from step fraction `t` with displacement `lin` and turn
