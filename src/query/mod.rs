@@ -39,6 +39,7 @@ mod toi;
 
 pub use contact::{Contact, FeatureId, MAX_MANIFOLD_POINTS};
 pub use distance::{distance, Distance};
+pub(crate) use motion::turn_bulge;
 pub use motion::Motion;
 pub use ray::{ray_cast, RayHit};
 pub(crate) use swept::swept_hull_of;

@@ -19,11 +19,11 @@ use crate::dynamics::body::{Body, PairFilter};
 use crate::dynamics::contact::is_ghost;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
-use crate::query::Motion;
 use crate::query::{
     contact as contact_query, contains_point, for_each_piece_pair, time_of_impact_filtered, Toi,
     ToiOptions, ToiStatus,
 };
+use crate::query::{turn_bulge, Motion};
 use crate::shape::Shape;
 use crate::world::contact_set::pair_key;
 use crate::world::proxy_type;
@@ -416,9 +416,8 @@ impl ContinuousPass<'_> {
             && b_in_a + overlap <= TRUSTED_FRACTION * bb.extent
     }
 
-    /// A box around body `i`'s motion from `t` to the end of the step (metres). A turn of `θ`
-    /// moves a core point at distance `r` from the centre by at most `min(|θ|, 2)·r`, and the
-    /// outline only through its core (the core reach bounds `r`).
+    /// A box around body `i`'s motion from `t` to the end of the step (metres): the boxes at both
+    /// ends, grown for the turn (`turn_bulge`).
     /// Remembered for the segment's version and `t` (the pass asks for the same box when it
     /// enlarges a proxy, finds candidates and verifies).
     fn swept_box(&mut self, i: u32, t: Real) -> Aabb {
@@ -441,7 +440,7 @@ impl ContinuousPass<'_> {
         let start = body.solid_box_at(&x0);
         let swept = start
             .union(&body.solid_box_at(&x1))
-            .grown(2.0 * turn.min(2.0) * body.core_reach);
+            .grown(turn_bulge(turn, body.core_reach));
         *cached = CachedBox::new(self.buf.pass, seg.version, t, swept);
         swept
     }
