@@ -57,6 +57,12 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap};
 use std::hash::BuildHasherDefault;
 
+/// Whether body `i`'s segment in `segments` (by key) is still the one of version `version`: a
+/// pending impact queued with an older one is stale.
+fn is_current(segments: &[Segment], i: u32, version: u32) -> bool {
+    segments[i as usize].version == version
+}
+
 /// Whether bodies `a` and `b` meet in isolation: `supported` (by key) marks neither as a dynamic
 /// body the solver pressed against a third (see `ContinuousPass::isolated`).
 fn isolated(supported: &[bool], a: u32, b: u32) -> bool {
@@ -1195,7 +1201,7 @@ impl<'w> ContinuousPass<'w> {
 
     /// Whether body `i`'s segment is still at `version`.
     fn current(&self, i: u32, version: u32) -> bool {
-        self.buf.segments[i as usize].version == version
+        is_current(&self.buf.segments, i, version)
     }
 
     /// Whether the pass has processed so many pending impacts, or examined so many candidate

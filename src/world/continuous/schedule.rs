@@ -10,7 +10,7 @@
 
 use super::axis::{depth, gap_floor, Drift};
 use super::{
-    CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
+    is_current, CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
     DEEP_IMPACT_TOLERANCE, QUEUE_FLOOR, VERIFY_DEPTH,
 };
 use crate::broadphase::BroadPhase;
@@ -629,10 +629,9 @@ impl ContinuousPass<'_> {
         if self.buf.queue.len() > self.buf.queue_limit {
             // (Stale entries are skipped when popped: dropping them now changes no result.)
             let segments = &self.buf.segments;
-            let current = |i: u32, version: u32| segments[i as usize].version == version;
-            self.buf
-                .queue
-                .retain(|Reverse(p)| current(p.a, p.version_a) && current(p.b, p.version_b));
+            self.buf.queue.retain(|Reverse(p)| {
+                is_current(segments, p.a, p.version_a) && is_current(segments, p.b, p.version_b)
+            });
             self.buf.queue_limit = (2 * self.buf.queue.len()).max(QUEUE_FLOOR);
         }
     }
