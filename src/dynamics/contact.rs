@@ -519,7 +519,7 @@ impl PairContact {
     }
 
     /// Whether some manifold point carries a normal impulse (N·s) from the last solve.
-    pub(crate) fn pressed(&self) -> bool {
+    fn pressed(&self) -> bool {
         self.normal_impulse() > 0.0
     }
 
@@ -536,9 +536,11 @@ impl PairContact {
     /// of the contact's points (carried over by feature by `update`), acting on the two masses
     /// alone, would change their relative velocity by more than `SUPPORT_SPEED`. A body lying on
     /// the ground takes `g·dt` (0.17 m/s at 60 Hz); two discs laid exactly touching take the
-    /// round-off of their push-out, which does not press them.
-    pub(crate) fn supports(&self, ba: &Body, bb: &Body) -> bool {
-        self.normal_impulse() * (ba.inv_mass + bb.inv_mass) > SUPPORT_SPEED
+    /// round-off of their push-out, which does not press them. `inverse_masses` gives the sum of
+    /// the two bodies' inverse masses (1/kg), asked for only when some point was pushed.
+    pub(crate) fn supports(&self, inverse_masses: impl FnOnce() -> Real) -> bool {
+        let impulse = self.normal_impulse();
+        impulse > 0.0 && impulse * inverse_masses() > SUPPORT_SPEED
     }
 
     /// The fastest approach over the manifold points (m/s, positive when closing), from the

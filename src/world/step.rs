@@ -25,7 +25,7 @@
 use super::body_set::BodySet;
 use super::clock::Clock;
 use super::contact_set::ContactSet;
-use super::continuous::{cores_overlap, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
+use super::continuous::{cores_overlap, isolated, ContinuousPass, PassBuffers, HEAP_CONTACT_CAP};
 use super::events::{BodyMove, StepEvents};
 use super::hooks::{ContactHooks, Verdicts};
 use super::joints::JointSet;
@@ -432,12 +432,9 @@ fn narrow_phase(
     supported.resize(bodies.key_bound(), false);
     for (contact, &(was, is)) in contacts.active().iter().zip(touched.iter()) {
         let (a, b) = (contact.a, contact.b);
-        if !contact.bounce && contact.pressed() {
-            let (ba, bb) = (bodies.at(a), bodies.at(b));
-            if contact.supports(ba, bb) {
-                supported[a as usize] |= ba.is_dynamic();
-                supported[b as usize] |= bb.is_dynamic();
-            }
+        if !contact.bounce && contact.supports(|| bodies.at(a).inv_mass + bodies.at(b).inv_mass) {
+            supported[a as usize] |= bodies.at(a).is_dynamic();
+            supported[b as usize] |= bodies.at(b).is_dynamic();
         }
         if !was && is {
             if let Some(m) = contact.first_manifold() {
@@ -460,11 +457,11 @@ fn narrow_phase(
 ///
 /// A bounce is isolated when neither of its dynamic bodies is pressed against a third body by
 /// the solver (some other contact of it carried a normal impulse at the last step,
-/// `PairContact::supports`: resting on the ground, pushed in a pile). A pressed body shares a blow with what it presses on at the
-/// same instant, which a simultaneous solve answers and a pairwise impact does not: in a
-/// churning pile of bouncy bodies every new contact closed past the restitution threshold, and
-/// resolving each as the pass's impact (Box2D's spinner: 8,500 a step) spent the impact budget
-/// and held most of the pile. Touching without pressure (a row of discs at rest, Newton's
+/// `PairContact::supports`: resting on the ground, pushed in a pile; `continuous::isolated`). A
+/// pressed body shares a blow with what it presses on at the same instant, which a simultaneous
+/// solve answers and a pairwise impact does not: in a churning pile of bouncy bodies every new
+/// contact closed past the restitution threshold, and resolving each as the pass's impact
+/// (Box2D's spinner: 8,500 a step) spent the impact budget and held most of the pile. Touching without pressure (a row of discs at rest, Newton's
 /// cradle) keeps a bounce isolated (`docs/continuous.md`, "Bounces: exact, and the pass's
 /// alone").
 fn list_bouncing(
@@ -475,7 +472,7 @@ fn list_bouncing(
 ) {
     bouncing.clear();
     for c in contacts.active_mut().iter_mut().filter(|c| c.bounce) {
-        if supported[c.a as usize] || supported[c.b as usize] {
+        if !isolated(supported, c.a, c.b) {
             c.bounce = false;
         } else {
             bouncing.extend(

@@ -65,7 +65,7 @@ fn is_current(segments: &[Segment], i: u32, version: u32) -> bool {
 
 /// Whether bodies `a` and `b` meet in isolation: `supported` (by key) marks neither as a dynamic
 /// body the solver pressed against a third (see `ContinuousPass::isolated`).
-fn isolated(supported: &[bool], a: u32, b: u32) -> bool {
+pub(crate) fn isolated(supported: &[bool], a: u32, b: u32) -> bool {
     let pressed = |i: u32| supported.get(i as usize).copied().unwrap_or(false);
     !(pressed(a) || pressed(b))
 }
