@@ -16,9 +16,10 @@
 //! close loops.
 
 use super::group_joints::{GroupJoint, GroupJointKind};
+use super::impact::SavedVelocity;
 use super::joint_tree::{JointTree, Row, Rows, TreeJoint};
 use super::schedule::bounces;
-use super::ContinuousPass;
+use super::{ContinuousPass, VERIFY_DEPTH};
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::{bodies_relative_velocity, PairFilter};
 use crate::dynamics::contact::is_ghost;
@@ -30,12 +31,25 @@ use crate::world::contact_set::{pair_key, PairHasher};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
+/// Largest distance (metres) a group settling's change of a member's velocity may move any point
+/// of it over the rest of the step for the member to keep its segment (a *nudge*; see
+/// `settle_group`): a tenth of the slop.
+const NUDGE_DEPTH: Real = 0.1 * LINEAR_SLOP;
+
 /// Sequential-impulse sweeps over a group's contacts.
 const GROUP_ITERATIONS: usize = 8;
+
+/// Largest change of a point's normal velocity (m/s) in a sweep at which the sweeps of a group
+/// solved again after it grew stop early (it starts from the impulses it has).
+const GROUP_TOLERANCE: Real = 1e-4;
 
 /// Most bodies settled with one impact through contacts (the two and their touching neighbours):
 /// a bound on the work of one impact in a dense pile.
 const MAX_GROUP_BODIES: usize = 32;
+
+/// Most bodies one settling takes in, however many impacts of one instant it settles: a bound on
+/// the work of one settling (its solves and its members' re-sweeps).
+const MAX_SETTLING_BODIES: usize = 256;
 
 /// Most contacts (counted at the start of the pass) the bodies of one impact's group may have
 /// together before it stops taking members: the group's cost is its members' candidates, and in a
@@ -109,81 +123,256 @@ pub(super) struct GroupContact {
     pub count: usize,
 }
 
+/// A group being gathered (`ContinuousPass::settle_group`): its members in the order they
+/// joined, with their velocities before the settling, where each is listed, whether its contacts
+/// are in, and its contacts.
+#[derive(Debug, Default)]
+pub(super) struct GroupBuild {
+    members: Vec<u32>,
+    saved: Vec<SavedVelocity>,
+    index: HashMap<u32, usize, BuildHasherDefault<PairHasher>>,
+    expanded: Vec<bool>,
+    contacts: Vec<GroupContact>,
+    /// The members' contacts at the start of the pass (`Neighbours::degree`), summed.
+    degree: u32,
+    /// Members' contacts as `expand` found them, by `found_at` (the range of the `k`-th
+    /// member's, once found).
+    found: Vec<GroupContact>,
+    found_at: Vec<Option<std::ops::Range<usize>>>,
+}
+
+impl GroupBuild {
+    /// Empties the group, keeping its containers' memory.
+    fn clear(&mut self) {
+        self.members.clear();
+        self.saved.clear();
+        self.index.clear();
+        self.expanded.clear();
+        self.contacts.clear();
+        self.degree = 0;
+        self.found.clear();
+        self.found_at.clear();
+    }
+
+    /// Makes dynamic body `i` a member (not yet expanded).
+    fn add(&mut self, pass: &ContinuousPass<'_>, i: u32) {
+        self.index.insert(i, self.members.len());
+        self.members.push(i);
+        self.saved.push(pass.saved_velocity(i));
+        self.expanded.push(false);
+        self.found_at.push(None);
+        self.degree += pass.buf.neighbours.degree(i, pass.contacts);
+    }
+}
+
 impl ContinuousPass<'_> {
-    /// Settles the bodies around an impact of `a` and `b` at step fraction `t` (after its impulse).
-    /// Returns the dynamic bodies whose velocity the settling changed (`a` and `b` always), for
-    /// new segments.
-    pub(super) fn settle_group(&mut self, a: u32, b: u32, t: Real) -> Vec<u32> {
-        let mut members: Vec<u32> = [a, b].into_iter().filter(|&i| self.movable(i)).collect();
-        let mut contacts: Vec<GroupContact> = Vec::new();
-        let mut degree: u32 = members
-            .iter()
-            .map(|&i| self.buf.neighbours.degree(i, self.contacts))
-            .sum();
-        // The two bodies' touching neighbours join them; when the group touches a kinematic body,
-        // so do theirs, and so on (a kinematic body presses through a whole stack to the static
-        // world, and the group must see that to squeeze it out; see `squeeze.rs`).
-        let first_ring = members.len();
-        let mut transitive = false;
-        let mut next = 0;
-        while next < members.len() && (next < first_ring || transitive) {
-            let i = members[next];
-            next += 1;
-            let list = self.candidates(i, t);
-            for &c in &list {
-                if members[..next - 1].contains(&c) {
-                    continue; // their contact was added when `c` took its turn
-                }
-                if self.heap_pair(i, c) {
-                    continue; // deep inside each other in a heap: the solver's to push apart
-                }
-                // The impact pair's own contact is in too (just resolved, it only acts if another
-                // contact would push the two back into each other).
-                let before = contacts.len();
-                self.group_contact(i, c, t, &mut contacts);
-                let touches = contacts.len() > before;
-                transitive |= touches && self.bodies.at(c).kind == BodyKind::Kinematic;
-                if touches
-                    && self.movable(c)
-                    && !members.contains(&c)
-                    && members.len() < MAX_GROUP_BODIES
-                    && degree < MAX_GROUP_DEGREE
-                {
-                    self.wake_body(c); // (asleep: it takes its share of the blow)
-                    degree += self.buf.neighbours.degree(c, self.contacts);
-                    members.push(c);
+    /// Settles the bodies around the impacts `seeds` (pairs of bodies) of one instant, step
+    /// fraction `t` (after their impulses), as one group. Returns the dynamic bodies whose
+    /// velocity the settling changed (the seeds' always), for new segments.
+    ///
+    /// The group starts as the seeds' bodies and the bodies touching them. Once solved, a member
+    /// that now closes on a body it has not been settled with (a neighbour outside the group, or
+    /// another member it was not solved against) brings its contacts and touching neighbours in
+    /// and the group is solved again, until no member closes on anything outside or the group is
+    /// full: a blow travels through a pile in one settling instead of an impact per ring
+    /// (`docs/continuous.md`, "Settling a group").
+    pub(super) fn settle_group(&mut self, seeds: &[(u32, u32)], t: Real, grow: bool) -> Vec<u32> {
+        // (The group's containers are the pass's, kept between settlings.)
+        let mut group = std::mem::take(&mut self.buf.group);
+        group.clear();
+        for &(a, b) in seeds {
+            for i in [a, b] {
+                if self.movable(i) && !group.index.contains_key(&i) {
+                    group.add(self, i);
                 }
             }
-            self.give_back(list);
+        }
+        let seeded = group.members.len();
+        // Each impact brings up to `MAX_GROUP_BODIES` bodies and `MAX_GROUP_DEGREE` contacts, and
+        // one settling takes at most `MAX_SETTLING_BODIES`.
+        let caps = (
+            (MAX_GROUP_BODIES * seeds.len()).min(MAX_SETTLING_BODIES),
+            MAX_GROUP_DEGREE * seeds.len() as u32,
+        );
+        // The seeds' touching neighbours join them; when the group touches a kinematic body, so
+        // do theirs, and so on (a kinematic body presses through a whole stack to the static
+        // world, and the group must see that to squeeze it out; see `squeeze.rs`).
+        let mut transitive = false;
+        let mut next = 0;
+        while next < group.members.len() && (next < seeded || transitive) {
+            transitive |= self.expand(&mut group, next, t, caps, false).1;
+            next += 1;
         }
         // Bodies jointed to the group take the blow with it: an articulated body moves whole.
-        let mut joints = self.group_joints(&mut members, t);
-        if contacts.is_empty() && joints.is_empty() {
-            return members;
+        let mut joints = self.group_joints(&mut group.members, t);
+        for k in group.saved.len()..group.members.len() {
+            let i = group.members[k];
+            group.saved.push(self.saved_velocity(i));
+            group.index.insert(i, k);
+            group.expanded.push(true);
+            group.found_at.push(None);
         }
-        // Drop contacts with a body that did not make it into the group (kept immovable there
-        // would not conserve momentum).
-        contacts.retain(|k| {
-            let inside = |i: u32| !self.movable(i) || members.contains(&i);
-            inside(k.a) && inside(k.b)
-        });
-        let saved: Vec<_> = members.iter().map(|&i| self.saved_velocity(i)).collect();
-        self.solve_group(&mut contacts, &mut joints);
-        // Pressed against immovable bodies beyond what a few sweeps settle: see `squeeze.rs`.
-        if self.pinned_group(&contacts) {
-            self.squeeze(&mut contacts, &mut joints, &saved);
+        if !(group.contacts.is_empty() && joints.is_empty()) {
+            // Contacts with a body that did not make it into the group are left out (kept
+            // immovable there would not conserve momentum).
+            let index = &group.index;
+            let inside = |i: u32| !self.movable(i) || index.contains_key(&i);
+            group.contacts.retain(|k| inside(k.a) && inside(k.b));
+            self.solve_group(&mut group.contacts, &mut joints);
+            // (A jointed group is solved once, with its joints, as it was gathered.)
+            // (A group pressed on something immovable is the squeeze's: see `squeeze.rs`. Only
+            // a group free of static and kinematic contacts grows.)
+            let free = |this: &Self, contacts: &[GroupContact]| {
+                contacts
+                    .iter()
+                    .all(|k| this.movable(k.a) && this.movable(k.b))
+            };
+            while grow
+                && joints.is_empty()
+                && group.members.len() < caps.0
+                && free(self, &group.contacts)
+            {
+                let mut grew = false;
+                for k in 0..group.members.len() {
+                    if !group.expanded[k] && group.members.len() < caps.0 {
+                        grew |= self.expand(&mut group, k, t, caps, true).0;
+                    }
+                }
+                if !grew {
+                    break;
+                }
+                self.solve_group_from(&mut group.contacts, &mut joints, true);
+            }
+            // Pressed against immovable bodies beyond what a few sweeps settle: see `squeeze.rs`.
+            if self.pinned_group(&group.contacts) {
+                self.squeeze(&mut group.contacts, &mut joints, &group.saved);
+            }
         }
-        // A neighbour the settling left exactly as it was keeps its motion: a new segment for it
-        // would only trade the solver's motion for its velocity times the rest of the step, and
-        // re-sweep pairs that nothing changed.
-        // (`saved` lists the members in order.)
-        let mut before = saved.iter();
-        members.retain(|&i| {
-            let (_, v, w) = *before.next().expect("one saved velocity per member");
+        // A neighbour the settling left as it was keeps its motion: a new segment for it would
+        // only trade the solver's motion for its velocity times the rest of the step, and
+        // re-sweep pairs that nothing changed. So does one it *nudged*, changing its velocity by
+        // less than would move any point of it by `NUDGE_DEPTH` over the rest of the step: its
+        // path stays the one the pass has checked, and the solver starts the next step from the
+        // new velocity. A body is nudged once a pass; its next change gives it a new segment.
+        let rest_of_step = (1.0 - t) * self.config.dt;
+        let mut moved = Vec::with_capacity(group.members.len());
+        for (k, (&i, &(_, v, w))) in group.members.iter().zip(&group.saved).enumerate() {
             let body = self.bodies.at(i);
-            i == a || i == b || body.linear_velocity != v || body.angular_velocity != w
-        });
-        members
+            let (dv, dw) = (body.linear_velocity - v, body.angular_velocity - w);
+            if k < seeded {
+                moved.push(i);
+            } else if dv != Vec2::ZERO || dw != 0.0 {
+                let change = (dv.length() + dw.abs() * body.core_reach) * rest_of_step;
+                let nudged = &mut self.buf.nudged[i as usize];
+                if change > NUDGE_DEPTH || *nudged {
+                    moved.push(i);
+                } else {
+                    *nudged = true;
+                }
+            }
+        }
+        self.buf.group = group;
+        moved
+    }
+
+    /// Gathers the contacts of the group's `k`-th member at step fraction `t` with every body its
+    /// swept box reaches (but members already expanded, whose contact with it is in), and brings
+    /// the dynamic bodies it touches into the group, up to `caps` (bodies, contacts at the start
+    /// of the pass). With `if_closing`, only if one of those contacts closes faster than its
+    /// target. Returns whether it expanded the member, and whether it touches a kinematic body.
+    fn expand(
+        &mut self,
+        group: &mut GroupBuild,
+        k: usize,
+        t: Real,
+        (most_bodies, most_degree): (usize, u32),
+        if_closing: bool,
+    ) -> (bool, bool) {
+        let i = group.members[k];
+        // Only the settling's own push can make a member close on a body outside: one it moved
+        // too little to sink anything by `VERIFY_DEPTH` is not looked at (nor are its contacts
+        // gathered).
+        if if_closing {
+            let (_, v, w) = group.saved[k];
+            let body = self.bodies.at(i);
+            let moved = (body.linear_velocity - v).length()
+                + (body.angular_velocity - w).abs() * body.core_reach;
+            let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
+            if moved * rest_of_step <= VERIFY_DEPTH {
+                return (false, false);
+            }
+        }
+        // The bodies' poses at `t` do not change while the group settles: a member's contacts
+        // are found once, and only their velocities are read again.
+        let range = match group.found_at[k].clone() {
+            Some(range) => range,
+            None => {
+                let start = group.found.len();
+                let list = self.candidates(i, t);
+                for &c in &list {
+                    if group.index.get(&c).is_some_and(|&m| group.expanded[m]) {
+                        continue; // their contact was added when `c` was expanded
+                    }
+                    if self.heap_pair(i, c) {
+                        continue; // deep inside each other in a heap: the solver's to push apart
+                    }
+                    // An impact pair's own contact is in too (just resolved, it only acts if
+                    // another contact would push the two back into each other).
+                    self.group_contact(i, c, t, &mut group.found);
+                }
+                self.give_back(list);
+                let range = start..group.found.len();
+                group.found_at[k] = Some(range.clone());
+                range
+            }
+        };
+        let other = |contact: &GroupContact| if contact.a == i { contact.b } else { contact.a };
+        // (A contact with a member expanded since it was found is in already.)
+        let outside = |group: &GroupBuild, contact: &GroupContact| {
+            !group
+                .index
+                .get(&other(contact))
+                .is_some_and(|&m| group.expanded[m])
+        };
+        if if_closing
+            && !group.found[range.clone()]
+                .iter()
+                .any(|c| outside(group, c) && self.closes(c, t))
+        {
+            return (false, false);
+        }
+        group.expanded[k] = true;
+        let mut kinematic = false;
+        for f in range {
+            let contact = group.found[f];
+            if !outside(group, &contact) {
+                continue;
+            }
+            let c = other(&contact);
+            kinematic |= self.bodies.at(c).kind == BodyKind::Kinematic;
+            if self.movable(c) && !group.index.contains_key(&c) {
+                if group.members.len() >= most_bodies || group.degree >= most_degree {
+                    continue; // left out with its contact (see `settle_group`)
+                }
+                self.wake_body(c); // (asleep: it takes its share of the blow)
+                group.add(self, c);
+            }
+            group.contacts.push(contact);
+        }
+        (true, kinematic)
+    }
+
+    /// Whether some point of a group contact, at the bodies' present velocities, closes past its
+    /// target by enough to sink more than `VERIFY_DEPTH` over the rest of the step from step
+    /// fraction `t`: what the pass would resolve as an impact (`strike`).
+    fn closes(&self, contact: &GroupContact, t: Real) -> bool {
+        let (ba, bb) = (self.bodies.at(contact.a), self.bodies.at(contact.b));
+        let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
+        let allowed = VERIFY_DEPTH / rest_of_step;
+        contact.points[..contact.count].iter().any(|p| {
+            let vn = bodies_relative_velocity(ba, p.ra, bb, p.rb).dot(contact.normal);
+            vn < p.target - allowed
+        })
     }
 
     /// Appends the contact of bodies `i` and `c` at step fraction `t` if they touch (within the
@@ -288,6 +477,18 @@ impl ContinuousPass<'_> {
     /// where a few sweeps cannot satisfy every contact; a group left closing on an immovable body
     /// is then solved exactly (`squeeze.rs`).
     pub(super) fn solve_group(&mut self, contacts: &mut [GroupContact], joints: &mut [GroupJoint]) {
+        self.solve_group_from(contacts, joints, false);
+    }
+
+    /// [`solve_group`](Self::solve_group); `warm` for a group solved again after it grew, which
+    /// starts from the impulses it has and stops sweeping once a sweep changes no point's normal
+    /// velocity by `GROUP_TOLERANCE`.
+    fn solve_group_from(
+        &mut self,
+        contacts: &mut [GroupContact],
+        joints: &mut [GroupJoint],
+        warm: bool,
+    ) {
         let kind = |i: u32| self.bodies.at(i).kind;
         contacts.sort_by_key(|k| kind(k.a) == BodyKind::Static || kind(k.b) == BodyKind::Static);
         // The sweeps work on a table of the group's bodies (velocities, inverse masses, whether
@@ -354,7 +555,10 @@ impl ContinuousPass<'_> {
                     break;
                 }
             }
-            table.sweep_contacts(contacts, &contact_slots, &masses);
+            let residual = table.sweep_contacts(contacts, &contact_slots, &masses);
+            if warm && swept.is_empty() && residual < GROUP_TOLERANCE {
+                break;
+            }
         }
         if let Some(tree) = &tree {
             // The joints hold exactly at the end; the contacts to the sweeps' accuracy.
@@ -643,12 +847,19 @@ impl GroupTable {
         contacts: &mut [GroupContact],
         slots: &[(usize, usize)],
         masses: &[ContactMasses],
-    ) {
+    ) -> Real {
+        let mut residual: Real = 0.0;
         for ((k, &(a, b)), m) in contacts.iter_mut().zip(slots).zip(masses) {
             let (n, tangent) = (k.normal, k.normal.perp());
+            let before = [k.points[0].normal_impulse, k.points[1].normal_impulse];
             let together = m
                 .block
                 .is_some_and(|block| self.solve_two_points(a, b, k, m.normal, block));
+            if together {
+                for ((p, was), kn) in k.points.iter().zip(before).zip(m.normal) {
+                    residual = residual.max((p.normal_impulse - was).abs() * kn);
+                }
+            }
             for (i, p) in k.points[..k.count].iter_mut().enumerate() {
                 let kn = m.normal[i];
                 if kn <= 0.0 {
@@ -660,6 +871,7 @@ impl GroupTable {
                     let dj = total - p.normal_impulse;
                     p.normal_impulse = total;
                     self.push_impulse(a, b, p.ra, p.rb, dj * n);
+                    residual = residual.max(dj.abs() * kn);
                 }
                 let kt = m.tangent[i];
                 if kt <= 0.0 {
@@ -673,6 +885,7 @@ impl GroupTable {
                 self.push_impulse(a, b, p.ra, p.rb, djt * tangent);
             }
         }
+        residual
     }
 
     /// Velocity of B's point at offset `rb` relative to A's point at offset `ra` (m/s).

@@ -21,6 +21,9 @@ use crate::world::hooks::PreSolve;
 /// dozens of times a step) bounces every time.
 const MAX_IMPACTS_BEFORE_JOINING: u32 = 8;
 
+/// Impacts of one instant up to which `restart` looks its pairs up one by one.
+const FEW_PAIRS: usize = 8;
+
 /// Relative kinetic-energy gain an impact may show from round-off alone: an elastic bounce
 /// computed in floating point can end 1e-16 relative above where it began, which is not Kane's
 /// paradox and must not turn the bounce inelastic (an elastic ball stopped dead at 110 m/s).
@@ -35,6 +38,16 @@ enum Material {
     Frictionless,
     /// Friction without restitution: the pair stops closing.
     Inelastic,
+}
+
+/// What is left to do for an impact once its impulse is applied (see `ContinuousPass::strike`).
+pub(super) enum Struck {
+    /// Nothing: the pair did not need an impulse (or the hooks disabled it).
+    Nothing,
+    /// Settle the bodies around the impact, then new segments and re-sweeps.
+    Settle,
+    /// New segments for the two bodies only: held past the budget, or joined.
+    Restart { over_budget: bool },
 }
 
 /// A body's key with its linear (m/s) and angular (rad/s) velocity, as saved before a trial solve.
@@ -105,9 +118,10 @@ impl ContinuousPass<'_> {
         }
     }
 
-    /// Resolves one pending impact: an impulse at the contact (or a hold past the budget), new
-    /// segments, re-sweeps.
-    pub(super) fn resolve(&mut self, pending: &PendingImpact) {
+    /// Applies one pending impact's impulse at the contact (or holds the pair past the budget)
+    /// and says what is left to do: settle the bodies around it, or only give the two new
+    /// segments (held, or joined), or nothing (the pair did not need an impulse).
+    pub(super) fn strike(&mut self, pending: &PendingImpact) -> Struck {
         let (a, b, t) = (pending.a, pending.b, pending.t);
         // A sleeping body met by a moving one wakes before the impact (its island follows at the
         // end of the step): it takes the blow instead of standing still like a wall.
@@ -115,7 +129,7 @@ impl ContinuousPass<'_> {
             self.wake_body(i);
         }
         let Some(hit) = self.meeting(a, b, t, &pending.toi) else {
-            return;
+            return Struck::Nothing;
         };
         let (n, p) = (hit.normal, pending.toi.point);
         let over_budget =
@@ -158,7 +172,7 @@ impl ContinuousPass<'_> {
             {
                 self.schedule(a, b, t);
             }
-            return;
+            return Struck::Nothing;
         }
         let vn = self.normal_velocity(&hit, p);
         let both_dynamic = self.movable(a) && self.movable(b);
@@ -178,13 +192,11 @@ impl ContinuousPass<'_> {
         self.report_impact(&hit, t, p, vn, impulse);
         // A joined pair moves on as it is (settling it with its neighbours would give the two
         // different motions again); anything it drives into is swept and met as a new impact.
-        let joined = self.buf.joined.contains(&pair_key(a, b));
-        let members = if over_budget || joined {
-            vec![a, b]
+        if over_budget || self.buf.joined.contains(&pair_key(a, b)) {
+            Struck::Restart { over_budget }
         } else {
-            self.settle_group(a, b, t)
-        };
-        self.restart(&members, (a, b), t, over_budget);
+            Struck::Settle
+        }
     }
 
     /// Where bodies `a` and `b` meet at step fraction `t`, as `toi` says: their centres of mass on
@@ -245,7 +257,7 @@ impl ContinuousPass<'_> {
     ///
     /// [`StepEvents::held`]: crate::StepEvents::held
     pub(super) fn hold_meeting(&mut self, i: u32, c: u32, t: Real, toi: Toi) {
-        // A sleeping partner wakes and takes its share, as in `resolve`.
+        // A sleeping partner wakes and takes its share, as in `strike`.
         self.wake_body(c);
         let Some(hit) = self.meeting(i, c, t, &toi) else {
             return; // the hooks disabled the contact: nothing to hold it against
@@ -325,14 +337,20 @@ impl ContinuousPass<'_> {
         self.apply_impact(hit, Material::Inelastic, separate)
     }
 
-    /// New segments from `t` for the dynamic bodies an impact moved (or holds past the budget),
-    /// and re-sweeps against everything their new swept boxes reach.
-    fn restart(&mut self, members: &[u32], pair: (u32, u32), t: Real, over_budget: bool) {
+    /// New segments from `t` for the dynamic bodies the impacts `pairs` of one instant moved (or
+    /// holds past the budget), and re-sweeps against everything their new swept boxes reach.
+    pub(super) fn restart(
+        &mut self,
+        members: &[u32],
+        pairs: &[(u32, u32)],
+        t: Real,
+        over_budget: bool,
+    ) {
         // A new motion ends the joins of the bodies that get one (their partners no longer move
-        // with them), except the pair just joined.
-        let just_joined = pair_key(pair.0, pair.1);
-        self.buf.joined.retain(|&(p, q)| {
-            (p, q) == just_joined || !(members.contains(&p) || members.contains(&q))
+        // with them), except a pair just joined.
+        let just_joined = |key: &(u32, u32)| pairs.iter().any(|&(a, b)| pair_key(a, b) == *key);
+        self.buf.joined.retain(|key| {
+            just_joined(key) || !(members.contains(&key.0) || members.contains(&key.1))
         });
         for &i in members {
             if !self.movable(i) {
@@ -351,6 +369,14 @@ impl ContinuousPass<'_> {
             self.replace_segment(i, t, lin, ang);
             self.enlarge_proxy(i, t);
         }
+        // The impacts' pairs and first bodies, sorted for lookup when there are many.
+        let (mut firsts, mut keys) = (Vec::new(), Vec::new());
+        if pairs.len() > FEW_PAIRS {
+            firsts.extend(pairs.iter().map(|p| p.0));
+            keys.extend(pairs.iter().map(|&(a, b)| pair_key(a, b)));
+            firsts.sort_unstable();
+            keys.sort_unstable();
+        }
         for &i in members {
             if !self.movable(i) {
                 continue;
@@ -367,10 +393,18 @@ impl ContinuousPass<'_> {
             // spinning-blade scene bodies ended steps deeper inside the blade (median 0.30 m
             // against 0.25, deepest 0.47 against 0.39) and one was held (`docs/benchmarks.md`,
             // "Thirteenth round").
-            let partner = if i == pair.0 { pair.1 } else { pair.0 };
+            let forced = |c: u32| {
+                if pairs.len() <= FEW_PAIRS {
+                    pairs
+                        .iter()
+                        .any(|&(a, b)| c == a || pair_key(a, b) == pair_key(i, c))
+                } else {
+                    firsts.binary_search(&c).is_ok() || keys.binary_search(&pair_key(i, c)).is_ok()
+                }
+            };
             let list = self.candidates(i, t);
             for &c in &list {
-                if c == partner || !self.solver_owns(i, c) || self.passes_bounce_on(i, c) {
+                if forced(c) || !self.solver_owns(i, c) || self.passes_bounce_on(i, c) {
                     self.schedule(i, c, t);
                 }
             }

@@ -53,8 +53,9 @@ use crate::dynamics::contact_math::point_velocity;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Rot, Transform, Vec2};
 use crate::query::{Motion, Toi};
+use impact::Struck;
 use std::cmp::{Ordering, Reverse};
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
 /// Whether body `i`'s segment in `segments` (by key) is still the one of version `version`: a
@@ -85,6 +86,12 @@ const DEEP_IMPACT_DEPTH: Real = 0.5 * LINEAR_SLOP;
 /// on the ground) is resolved pair by pair, each round removing only part of the closing speed,
 /// and round-off leaves closing speeds of 1e-14 m/s: without a floor the rounds never end.
 const DEEP_IMPACT_TOLERANCE: Real = 0.01 * LINEAR_SLOP;
+
+/// Settlings of one body at one instant after which the next settling there grows its group as
+/// far as the blow pushes (`ContinuousPass::settle_group`): a blow running through a pile ring by
+/// ring (a heavy ram into a wall of boxes) otherwise settles every ring again as the next one
+/// pushes back, an impact per pair and ring.
+const CASCADE_SETTLINGS: u32 = 8;
 
 /// Events (impacts, holds, budget continuations) one pass may process per allowed impact before
 /// it stops re-sweeping: a backstop that bounds the work of any pathological scene.
@@ -682,6 +689,11 @@ pub(crate) struct PassBuffers {
     /// Per body key: held (`ContinuousPass::stop_at`) in this pass, so that each body is reported
     /// once without searching the step's list of held bodies.
     held: Vec<bool>,
+    /// Per body key: a group settling changed its velocity this pass by too little to give it a
+    /// new segment (`ContinuousPass::settle_group`); its next change gets one.
+    nudged: Vec<bool>,
+    /// The group a settling gathers (`ContinuousPass::settle_group`).
+    group: group::GroupBuild,
     /// The fast bodies of the step, the pairs the first sweeps have seen, and those they sweep.
     fast: Vec<u32>,
     seen: PairSet,
@@ -929,6 +941,8 @@ impl<'w> ContinuousPass<'w> {
         self.buf.swept_first.resize(self.bodies.key_bound(), false);
         self.buf.held.clear();
         self.buf.held.resize(self.bodies.key_bound(), false);
+        self.buf.nudged.clear();
+        self.buf.nudged.resize(self.bodies.key_bound(), false);
         // Fast bodies' boxes must hold their whole motion before anyone queries. A body whose
         // box did not have to grow stays in its start box: it has its contacts' partners for
         // candidates, read in place. (What tree queries of other bodies found it with,
@@ -1035,22 +1049,116 @@ impl<'w> ContinuousPass<'w> {
     }
 
     /// Resolves pending impacts in time order until none is left (or the backstop is reached).
+    ///
+    /// The impacts of one instant (equal times) are resolved together (`docs/continuous.md`,
+    /// "Impacts of one instant"): each gets its impulse, in queue order, then the bodies around
+    /// all of them are settled as one group, and those it moved are re-swept once. An impact of
+    /// that instant sharing a moving body with one already struck gets no impulse of its own:
+    /// between bodies that press on others it joins the settling, which solves its contact with
+    /// the rest; between isolated bodies (a bounce passed on down a row) it is left to the
+    /// re-sweep of the new segment the struck one gives that body, in time order, as a pending
+    /// impact made stale by a new segment always is.
     fn drain_queue(&mut self) {
-        while let Some(Reverse(pending)) = self.buf.queue.pop() {
-            if !(self.current(pending.a, pending.version_a)
-                && self.current(pending.b, pending.version_b))
-            {
+        let mut seeds: Vec<(u32, u32)> = Vec::new();
+        let mut struck: HashSet<u32, BuildHasherDefault<PairHasher>> = HashSet::default();
+        // How often each body was settled at the instant `settled_at`.
+        let mut settled: HashMap<u32, u32, BuildHasherDefault<PairHasher>> = HashMap::default();
+        let mut settled_at = Real::NAN;
+        let mut deferred: Vec<PendingImpact> = Vec::new();
+        while let Some(Reverse(first)) = self.buf.queue.pop() {
+            if !self.is_live(&first) {
                 continue;
             }
-            self.processed += 1;
-            if self.past_backstop() {
-                // A kinematic body driving into bodies that are already stopped would otherwise
-                // meet them again at the same time forever. What is left is the final check's.
+            let t = first.t;
+            let alone = !(self.movable(first.a) && self.movable(first.b));
+            seeds.clear();
+            struck.clear();
+            let mut backstop = false;
+            let mut next = Some(first);
+            while let Some(pending) = next.take() {
+                let (a, b) = (pending.a, pending.b);
+                let shares = [a, b]
+                    .iter()
+                    .any(|&i| self.movable(i) && struck.contains(&i));
+                if !shares || (!self.isolated(a, b)) {
+                    self.processed += 1;
+                    if self.past_backstop() {
+                        // A kinematic body driving into bodies that are already stopped would
+                        // otherwise meet them again at the same time forever. What is left is
+                        // the final check's.
+                        backstop = true;
+                        break;
+                    }
+                }
+                let settle = if shares {
+                    let joins = !self.isolated(a, b);
+                    if joins {
+                        // (Woken, as `strike` wakes the bodies it strikes.)
+                        self.wake_body(a);
+                        self.wake_body(b);
+                    }
+                    joins
+                } else {
+                    match self.strike(&pending) {
+                        Struck::Nothing => false,
+                        Struck::Settle => true,
+                        Struck::Restart { over_budget } => {
+                            self.restart(&[a, b], &[(a, b)], t, over_budget);
+                            false
+                        }
+                    }
+                };
+                if settle {
+                    struck.extend([a, b]);
+                    seeds.push((a, b));
+                }
+                // The next live impact of the same instant between two dynamic bodies (one with
+                // a static or kinematic body is settled on its own, after these: see above).
+                while !alone && self.buf.queue.peek().is_some_and(|Reverse(p)| p.t == t) {
+                    let Some(Reverse(p)) = self.buf.queue.pop() else {
+                        break;
+                    };
+                    if !self.is_live(&p) {
+                        continue;
+                    }
+                    if self.movable(p.a) && self.movable(p.b) {
+                        next = Some(p);
+                        break;
+                    }
+                    deferred.push(p);
+                }
+            }
+            for p in deferred.drain(..) {
+                self.buf.queue.push(Reverse(p));
+            }
+            if !seeds.is_empty() {
+                if t != settled_at {
+                    settled.clear();
+                    settled_at = t;
+                }
+                // A body settled `CASCADE_SETTLINGS` times at this instant is in a cascade: the
+                // blow runs on through a pile ring by ring, each ring's settling pushing the next
+                // into its neighbours. Its group grows as far as the blow pushes.
+                let times = |i: u32| settled.get(&i).copied().unwrap_or(0);
+                let grow = seeds
+                    .iter()
+                    .any(|&(a, b)| times(a).max(times(b)) >= CASCADE_SETTLINGS);
+                let members = self.settle_group(&seeds, t, grow);
+                for &i in &members {
+                    *settled.entry(i).or_insert(0) += 1;
+                }
+                self.restart(&members, &seeds, t, false);
+            }
+            if backstop {
                 self.buf.queue.clear();
                 return;
             }
-            self.resolve(&pending);
         }
+    }
+
+    /// Whether neither body of a pending impact has had a new segment since it was queued.
+    fn is_live(&self, pending: &PendingImpact) -> bool {
+        self.current(pending.a, pending.version_a) && self.current(pending.b, pending.version_b)
     }
 
     /// Builds every body's segment from the solver's motion and lists the fast bodies in `fast`:
