@@ -385,10 +385,10 @@ impl ContinuousPass<'_> {
             // whoever set it), so it also decides here which pairs the new motion needs a time of
             // impact for; but a bounce the impulse passes on to a neighbour (Newton's cradle) is
             // resolved here, in order, as the solver has finished its step.
-            // The impact pair itself is always swept again: its impulse only stopped the closing at
-            // the contact point, and a pair sliding or turning along each other closes again. So
-            // is every other member of the group against the impact's first body (the one whose
-            // sweep found it, often the driver of the cascade), trusted or not: without that the
+            // Each impact's pair itself is always swept again: its impulse only stopped the closing
+            // at the contact point, and a pair sliding or turning along each other closes again. So
+            // is every member of the group against each impact's first body (the one whose sweep
+            // found it, often the driver of the cascade), trusted or not: without that the
             // washer and junkyard made 13-15% fewer impacts, but over the 20 nearby starts of the
             // spinning-blade scene bodies ended steps deeper inside the blade (median 0.30 m
             // against 0.25, deepest 0.47 against 0.39) and one was held (`docs/benchmarks.md`,

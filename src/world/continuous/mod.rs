@@ -620,6 +620,20 @@ impl Ord for PendingImpact {
     }
 }
 
+/// What `ContinuousPass::resolve_instant` keeps while it resolves an instant, and from one
+/// instant to the next while they share a time.
+#[derive(Default)]
+struct Instant {
+    /// The instant's impacts whose bodies are settled together, and their moving bodies.
+    seeds: Vec<(u32, u32)>,
+    struck: HashSet<u32, BuildHasherDefault<PairHasher>>,
+    /// Impacts of the instant with a static or kinematic body, met while gathering the others.
+    deferred: Vec<PendingImpact>,
+    /// How often each body was settled at the time `settled_at`.
+    settled: HashMap<u32, u32, BuildHasherDefault<PairHasher>>,
+    settled_at: Real,
+}
+
 /// The continuous pass's containers, kept by the world between steps so that a step's pass
 /// allocates nothing once they have grown (the pass takes them at its start, clears each, and
 /// puts them back when it ends). Their contents mean nothing between steps, so a clone of the
@@ -1048,112 +1062,112 @@ impl<'w> ContinuousPass<'w> {
         }
     }
 
-    /// Resolves pending impacts in time order until none is left (or the backstop is reached).
-    ///
-    /// The impacts of one instant (equal times) are resolved together (`docs/continuous.md`,
-    /// "Impacts of one instant"): each gets its impulse, in queue order, then the bodies around
-    /// all of them are settled as one group, and those it moved are re-swept once. An impact of
-    /// that instant sharing a moving body with one already struck gets no impulse of its own:
-    /// between bodies that press on others it joins the settling, which solves its contact with
-    /// the rest; between isolated bodies (a bounce passed on down a row) it is left to the
-    /// re-sweep of the new segment the struck one gives that body, in time order, as a pending
-    /// impact made stale by a new segment always is.
+    /// Resolves pending impacts in time order until none is left (or the backstop is reached),
+    /// an instant at a time (`resolve_instant`).
     fn drain_queue(&mut self) {
-        let mut seeds: Vec<(u32, u32)> = Vec::new();
-        let mut struck: HashSet<u32, BuildHasherDefault<PairHasher>> = HashSet::default();
-        // How often each body was settled at the instant `settled_at`.
-        let mut settled: HashMap<u32, u32, BuildHasherDefault<PairHasher>> = HashMap::default();
-        let mut settled_at = Real::NAN;
-        let mut deferred: Vec<PendingImpact> = Vec::new();
+        let mut instant = Instant::default();
         while let Some(Reverse(first)) = self.buf.queue.pop() {
-            if !self.is_live(&first) {
-                continue;
-            }
-            let t = first.t;
-            let alone = !(self.movable(first.a) && self.movable(first.b));
-            seeds.clear();
-            struck.clear();
-            let mut backstop = false;
-            let mut next = Some(first);
-            while let Some(pending) = next.take() {
-                let (a, b) = (pending.a, pending.b);
-                let shares = [a, b]
-                    .iter()
-                    .any(|&i| self.movable(i) && struck.contains(&i));
-                if !shares || (!self.isolated(a, b)) {
-                    self.processed += 1;
-                    if self.past_backstop() {
-                        // A kinematic body driving into bodies that are already stopped would
-                        // otherwise meet them again at the same time forever. What is left is
-                        // the final check's.
-                        backstop = true;
-                        break;
-                    }
-                }
-                let settle = if shares {
-                    let joins = !self.isolated(a, b);
-                    if joins {
-                        // (Woken, as `strike` wakes the bodies it strikes.)
-                        self.wake_body(a);
-                        self.wake_body(b);
-                    }
-                    joins
-                } else {
-                    match self.strike(&pending) {
-                        Struck::Nothing => false,
-                        Struck::Settle => true,
-                        Struck::Restart { over_budget } => {
-                            self.restart(&[a, b], &[(a, b)], t, over_budget);
-                            false
-                        }
-                    }
-                };
-                if settle {
-                    struck.extend([a, b]);
-                    seeds.push((a, b));
-                }
-                // The next live impact of the same instant between two dynamic bodies (one with
-                // a static or kinematic body is settled on its own, after these: see above).
-                while !alone && self.buf.queue.peek().is_some_and(|Reverse(p)| p.t == t) {
-                    let Some(Reverse(p)) = self.buf.queue.pop() else {
-                        break;
-                    };
-                    if !self.is_live(&p) {
-                        continue;
-                    }
-                    if self.movable(p.a) && self.movable(p.b) {
-                        next = Some(p);
-                        break;
-                    }
-                    deferred.push(p);
-                }
-            }
-            for p in deferred.drain(..) {
-                self.buf.queue.push(Reverse(p));
-            }
-            if !seeds.is_empty() {
-                if t != settled_at {
-                    settled.clear();
-                    settled_at = t;
-                }
-                // A body settled `CASCADE_SETTLINGS` times at this instant is in a cascade: the
-                // blow runs on through a pile ring by ring, each ring's settling pushing the next
-                // into its neighbours. Its group grows as far as the blow pushes.
-                let times = |i: u32| settled.get(&i).copied().unwrap_or(0);
-                let grow = seeds
-                    .iter()
-                    .any(|&(a, b)| times(a).max(times(b)) >= CASCADE_SETTLINGS);
-                let members = self.settle_group(&seeds, t, grow);
-                for &i in &members {
-                    *settled.entry(i).or_insert(0) += 1;
-                }
-                self.restart(&members, &seeds, t, false);
-            }
-            if backstop {
+            if self.is_live(&first) && !self.resolve_instant(first, &mut instant) {
+                // A kinematic body driving into bodies that are already stopped would otherwise
+                // meet them again at the same time forever. What is left is the final check's.
                 self.buf.queue.clear();
                 return;
             }
         }
+    }
+
+    /// Resolves the impacts of one instant (the time of `first`, a live pending impact) together
+    /// (`docs/continuous.md`, "Impacts of one instant"): each gets its impulse, in queue order,
+    /// then the bodies around all of them are settled as one group, and those it moved are
+    /// re-swept once. An impact of the instant sharing a moving body with one already struck
+    /// gets no impulse of its own: between bodies that press on others it joins the settling,
+    /// which solves its contact with the rest; between isolated bodies (a bounce passed on down a
+    /// row) it is left, stale, to the re-sweep of the new segment the struck one gives that body,
+    /// in time order. An impact with a static or kinematic body is resolved on its own, and those
+    /// of the instant met while gathering others go back to the queue, for after them (a group
+    /// pressed on an immovable body is the squeeze's, which solves one impact's group exactly).
+    /// Returns `false` when the backstop was reached.
+    fn resolve_instant(&mut self, first: PendingImpact, instant: &mut Instant) -> bool {
+        let t = first.t;
+        let alone = !(self.movable(first.a) && self.movable(first.b));
+        instant.seeds.clear();
+        instant.struck.clear();
+        let mut within_backstop = true;
+        let mut next = Some(first);
+        while let Some(pending) = next.take() {
+            let (a, b) = (pending.a, pending.b);
+            let shares = [a, b]
+                .iter()
+                .any(|&i| self.movable(i) && instant.struck.contains(&i));
+            let joins = shares && !self.isolated(a, b);
+            if !shares || joins {
+                self.processed += 1;
+                if self.past_backstop() {
+                    within_backstop = false;
+                    break;
+                }
+            }
+            let settle = if shares {
+                if joins {
+                    // (Woken, as `strike` wakes the bodies it strikes.)
+                    self.wake_body(a);
+                    self.wake_body(b);
+                }
+                joins
+            } else {
+                match self.strike(&pending) {
+                    Struck::Nothing => false,
+                    Struck::Settle => true,
+                    Struck::Restart { over_budget } => {
+                        self.restart(&[a, b], &[(a, b)], t, over_budget);
+                        false
+                    }
+                }
+            };
+            if settle {
+                instant.struck.extend([a, b]);
+                instant.seeds.push((a, b));
+            }
+            // The next live impact of the instant between two dynamic bodies.
+            while !alone && self.buf.queue.peek().is_some_and(|Reverse(p)| p.t == t) {
+                let Some(Reverse(p)) = self.buf.queue.pop() else {
+                    break;
+                };
+                if !self.is_live(&p) {
+                    continue;
+                }
+                if self.movable(p.a) && self.movable(p.b) {
+                    next = Some(p);
+                    break;
+                }
+                instant.deferred.push(p);
+            }
+        }
+        for p in instant.deferred.drain(..) {
+            self.buf.queue.push(Reverse(p));
+        }
+        if !instant.seeds.is_empty() {
+            if t != instant.settled_at {
+                instant.settled.clear();
+                instant.settled_at = t;
+            }
+            // A body settled `CASCADE_SETTLINGS` times at this instant is in a cascade: the blow
+            // runs on through a pile ring by ring, each ring's settling pushing the next into its
+            // neighbours. Its group grows as far as the blow pushes.
+            let times = |i: u32| instant.settled.get(&i).copied().unwrap_or(0);
+            let grow = instant
+                .seeds
+                .iter()
+                .any(|&(a, b)| times(a).max(times(b)) >= CASCADE_SETTLINGS);
+            let seeds = std::mem::take(&mut instant.seeds);
+            let members = self.settle_group(&seeds, t, grow);
+            for &i in &members {
+                *instant.settled.entry(i).or_insert(0) += 1;
+            }
+            self.restart(&members, &seeds, t, false);
+            instant.seeds = seeds;
+        }
+        within_backstop
     }
 
     /// Whether neither body of a pending impact has had a new segment since it was queued.
