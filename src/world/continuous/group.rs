@@ -8,6 +8,12 @@
 //! faster than the threshold) is left out: its bounce is an impact of its own, resolved next in
 //! time order, so a bounce still travels down a row of touching bodies (Newton's cradle).
 //!
+//! The impacts of one instant are settled as one group. Where a blow runs on through a pile
+//! (a body settled `CASCADE_SETTLINGS` times at one instant), the group grows by constraint
+//! generation: solved, then joined by the neighbours its members now push into, and solved again,
+//! until nothing closes across its boundary or it is full (`docs/continuous.md`, "Impacts of one
+//! instant").
+//!
 //! Bodies jointed to the group move with it (`group_joints.rs`). When their joints form a tree
 //! and the group has few contact rows, the contacts are solved exactly through the tree (each
 //! row's response carried by the joints, then a small complementarity problem:

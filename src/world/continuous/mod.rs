@@ -17,8 +17,10 @@
 //! contact point, and each changed body gets a new segment from `t` to the end of the step with its
 //! new velocity (so it keeps the rest of its step: no time loss). Its pending impacts are
 //! invalidated (segment versions) and it is re-swept against everything its new swept box reaches,
-//! including bodies it was resting on. After `max_impacts_per_step` impacts, each further impact
-//! *holds* the bodies at the safe time instead (they stop there for this step, never tunnelling).
+//! including bodies it was resting on. Impacts of one instant share one settling of the bodies
+//! around them (`group.rs`) and one re-sweep per body (`resolve_instant`). After
+//! `max_impacts_per_step` impacts, each further impact *holds* the bodies at the safe time instead
+//! (they stop there for this step, never tunnelling).
 //!
 //! Vocabulary: a *pending impact* is a queued time of impact that may still be invalidated; an
 //! *impact* is one resolved (and reported as [`Impact`](super::Impact)); a *hold* stops a body
@@ -27,7 +29,7 @@
 //!
 //! Files: this one holds the pass's state and its run loop; `schedule.rs` decides which pairs get
 //! a time of impact and queues them; `impact.rs` resolves impacts; `group.rs` settles the bodies
-//! an impact touches; `squeeze.rs` solves a group pinned against immovable bodies exactly;
+//! an instant's impacts touch, growing the group through a cascade; `squeeze.rs` solves a group pinned against immovable bodies exactly;
 //! `verify.rs` is the final no-tunnelling check.
 
 mod axis;
