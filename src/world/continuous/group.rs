@@ -181,7 +181,7 @@ impl ContinuousPass<'_> {
     /// another member it was not solved against) brings its contacts and touching neighbours in
     /// and the group is solved again, until no member closes on anything outside or the group is
     /// full: a blow travels through a pile in one settling instead of an impact per ring
-    /// (`docs/continuous.md`, "Settling a group").
+    /// (`docs/continuous.md`, "Impacts of one instant").
     pub(super) fn settle_group(&mut self, seeds: &[(u32, u32)], t: Real, grow: bool) -> Vec<u32> {
         // (The group's containers are the pass's, kept between settlings.)
         let mut group = std::mem::take(&mut self.buf.group);
