@@ -176,12 +176,13 @@ impl ContinuousPass<'_> {
     /// fraction `t` (after their impulses), as one group. Returns the dynamic bodies whose
     /// velocity the settling changed (the seeds' always), for new segments.
     ///
-    /// The group starts as the seeds' bodies and the bodies touching them. Once solved, a member
-    /// that now closes on a body it has not been settled with (a neighbour outside the group, or
-    /// another member it was not solved against) brings its contacts and touching neighbours in
-    /// and the group is solved again, until no member closes on anything outside or the group is
-    /// full: a blow travels through a pile in one settling instead of an impact per ring
-    /// (`docs/continuous.md`, "Impacts of one instant").
+    /// The group starts as the seeds' bodies and the bodies touching them. With `grow` (a
+    /// cascade, see `resolve_instant`), once solved, a member that now closes on a body it has
+    /// not been settled with (a neighbour outside the group, or another member it was not solved
+    /// against) brings its contacts and touching neighbours in and the group is solved again,
+    /// until no member closes on anything outside or the group is full: a blow travels through
+    /// a pile in one settling instead of an impact per ring (`docs/continuous.md`, "Impacts of
+    /// one instant"). A group with joints or pressed on a static or kinematic body does not grow.
     pub(super) fn settle_group(&mut self, seeds: &[(u32, u32)], t: Real, grow: bool) -> Vec<u32> {
         // (The group's containers are the pass's, kept between settlings.)
         let mut group = std::mem::take(&mut self.buf.group);
