@@ -261,15 +261,15 @@ impl ContinuousPass<'_> {
         // less than would move any point of it by `NUDGE_DEPTH` over the rest of the step: its
         // path stays the one the pass has checked, and the solver starts the next step from the
         // new velocity. A body is nudged once a pass; its next change gives it a new segment.
-        let rest_of_step = (1.0 - t) * self.config.dt;
+        let rest_of_step = self.rest_of_step(t);
         let mut moved = Vec::with_capacity(group.members.len());
-        for (k, (&i, &(_, v, w))) in group.members.iter().zip(&group.saved).enumerate() {
+        for (k, (&i, saved)) in group.members.iter().zip(&group.saved).enumerate() {
             let body = self.bodies.at(i);
-            let (dv, dw) = (body.linear_velocity - v, body.angular_velocity - w);
+            let unchanged = (body.linear_velocity, body.angular_velocity) == (saved.1, saved.2);
             if k < seeded {
                 moved.push(i);
-            } else if dv != Vec2::ZERO || dw != 0.0 {
-                let change = (dv.length() + dw.abs() * body.core_reach) * rest_of_step;
+            } else if !unchanged {
+                let change = self.velocity_change(saved) * rest_of_step;
                 let nudged = &mut self.buf.nudged[i as usize];
                 if change > NUDGE_DEPTH || *nudged {
                     moved.push(i);
@@ -299,15 +299,10 @@ impl ContinuousPass<'_> {
         // Only the settling's own push can make a member close on a body outside: one it moved
         // too little to sink anything by `VERIFY_DEPTH` is not looked at (nor are its contacts
         // gathered).
-        if if_closing {
-            let (_, v, w) = group.saved[k];
-            let body = self.bodies.at(i);
-            let moved = (body.linear_velocity - v).length()
-                + (body.angular_velocity - w).abs() * body.core_reach;
-            let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
-            if moved * rest_of_step <= VERIFY_DEPTH {
-                return (false, false);
-            }
+        if if_closing
+            && self.velocity_change(&group.saved[k]) * self.rest_of_step(t) <= VERIFY_DEPTH
+        {
+            return (false, false);
         }
         // The bodies' poses at `t` do not change while the group settles: a member's contacts
         // are found once, and only their velocities are read again.
@@ -369,13 +364,24 @@ impl ContinuousPass<'_> {
         (true, kinematic)
     }
 
+    /// Seconds left in the step from step fraction `t` (never zero: it divides).
+    fn rest_of_step(&self, t: Real) -> Real {
+        ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE)
+    }
+
+    /// How fast (m/s) a point of body `i`'s core can move now relative to how it moved at the
+    /// velocities `saved` (its key, linear and angular velocity then): `|Δv| + |Δω|·core reach`.
+    fn velocity_change(&self, &(i, v, w): &SavedVelocity) -> Real {
+        let body = self.bodies.at(i);
+        (body.linear_velocity - v).length() + (body.angular_velocity - w).abs() * body.core_reach
+    }
+
     /// Whether some point of a group contact, at the bodies' present velocities, closes past its
     /// target by enough to sink more than `VERIFY_DEPTH` over the rest of the step from step
     /// fraction `t`: what the pass would resolve as an impact (`strike`).
     fn closes(&self, contact: &GroupContact, t: Real) -> bool {
         let (ba, bb) = (self.bodies.at(contact.a), self.bodies.at(contact.b));
-        let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
-        let allowed = VERIFY_DEPTH / rest_of_step;
+        let allowed = VERIFY_DEPTH / self.rest_of_step(t);
         contact.points[..contact.count].iter().any(|p| {
             let vn = bodies_relative_velocity(ba, p.ra, bb, p.rb).dot(contact.normal);
             vn < p.target - allowed
@@ -395,7 +401,7 @@ impl ContinuousPass<'_> {
             self.buf.segments[b as usize].pose_at(t),
         );
         let pieces_filtered = ba.pair_filter(bb) == PairFilter::Pieces;
-        let rest_of_step = ((1.0 - t) * self.config.dt).max(Real::MIN_POSITIVE);
+        let rest_of_step = self.rest_of_step(t);
         let (ca, cb) = (xa.translation, xb.translation);
         let isolated = self.isolated(a, b);
         for_each_piece_pair(

@@ -348,10 +348,14 @@ impl ContinuousPass<'_> {
     ) {
         // A new motion ends the joins of the bodies that get one (their partners no longer move
         // with them), except a pair just joined.
-        let just_joined = |key: &(u32, u32)| pairs.iter().any(|&(a, b)| pair_key(a, b) == *key);
-        self.buf.joined.retain(|key| {
-            just_joined(key) || !(members.contains(&key.0) || members.contains(&key.1))
-        });
+        // (A set's `retain` visits all its slots: skipped while nothing is joined, as in most
+        // steps.)
+        if !self.buf.joined.is_empty() {
+            let just_joined = |key: &(u32, u32)| pairs.iter().any(|&(a, b)| pair_key(a, b) == *key);
+            self.buf.joined.retain(|key| {
+                just_joined(key) || !(members.contains(&key.0) || members.contains(&key.1))
+            });
+        }
         for &i in members {
             if !self.movable(i) {
                 continue;

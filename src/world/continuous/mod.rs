@@ -60,12 +60,6 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 
-/// Whether body `i`'s segment in `segments` (by key) is still the one of version `version`: a
-/// pending impact queued with an older one is stale.
-fn is_current(segments: &[Segment], i: u32, version: u32) -> bool {
-    segments[i as usize].version == version
-}
-
 /// Whether bodies `a` and `b` meet in isolation: `supported` (by key) marks neither as a dynamic
 /// body the solver pressed against a third (see `ContinuousPass::isolated`).
 pub(crate) fn isolated(supported: &[bool], a: u32, b: u32) -> bool {
@@ -605,6 +599,15 @@ enum PendingKind {
     Verified,
 }
 
+impl PendingImpact {
+    /// Whether neither body has had a new segment in `segments` (by key) since the impact was
+    /// queued: one queued with an older segment is stale.
+    fn is_live(&self, segments: &[Segment]) -> bool {
+        segments[self.a as usize].version == self.version_a
+            && segments[self.b as usize].version == self.version_b
+    }
+}
+
 impl PartialEq for PendingImpact {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
@@ -1069,7 +1072,7 @@ impl<'w> ContinuousPass<'w> {
     fn drain_queue(&mut self) {
         let mut instant = Instant::default();
         while let Some(Reverse(first)) = self.buf.queue.pop() {
-            if self.is_live(&first) && !self.resolve_instant(first, &mut instant) {
+            if first.is_live(&self.buf.segments) && !self.resolve_instant(first, &mut instant) {
                 // A kinematic body driving into bodies that are already stopped would otherwise
                 // meet them again at the same time forever. What is left is the final check's.
                 self.buf.queue.clear();
@@ -1135,7 +1138,7 @@ impl<'w> ContinuousPass<'w> {
                 let Some(Reverse(p)) = self.buf.queue.pop() else {
                     break;
                 };
-                if !self.is_live(&p) {
+                if !p.is_live(&self.buf.segments) {
                     continue;
                 }
                 if self.movable(p.a) && self.movable(p.b) {
@@ -1170,11 +1173,6 @@ impl<'w> ContinuousPass<'w> {
             instant.seeds = seeds;
         }
         within_backstop
-    }
-
-    /// Whether neither body of a pending impact has had a new segment since it was queued.
-    fn is_live(&self, pending: &PendingImpact) -> bool {
-        self.current(pending.a, pending.version_a) && self.current(pending.b, pending.version_b)
     }
 
     /// Builds every body's segment from the solver's motion and lists the fast bodies in `fast`:
@@ -1321,11 +1319,6 @@ impl<'w> ContinuousPass<'w> {
             self.bodies.at(b),
             &sb.pose_at(t),
         )
-    }
-
-    /// Whether body `i`'s segment is still at `version`.
-    fn current(&self, i: u32, version: u32) -> bool {
-        is_current(&self.buf.segments, i, version)
     }
 
     /// Whether the pass has processed so many pending impacts, or examined so many candidate

@@ -10,7 +10,7 @@
 
 use super::axis::{depth, gap_floor, Drift};
 use super::{
-    is_current, CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
+    CachedBox, ContinuousPass, PendingImpact, PendingKind, Segment, DEEP_IMPACT_DEPTH,
     DEEP_IMPACT_TOLERANCE, QUEUE_FLOOR, VERIFY_DEPTH,
 };
 use crate::broadphase::BroadPhase;
@@ -629,9 +629,7 @@ impl ContinuousPass<'_> {
         if self.buf.queue.len() > self.buf.queue_limit {
             // (Stale entries are skipped when popped: dropping them now changes no result.)
             let segments = &self.buf.segments;
-            self.buf.queue.retain(|Reverse(p)| {
-                is_current(segments, p.a, p.version_a) && is_current(segments, p.b, p.version_b)
-            });
+            self.buf.queue.retain(|Reverse(p)| p.is_live(segments));
             self.buf.queue_limit = (2 * self.buf.queue.len()).max(QUEUE_FLOOR);
         }
     }
