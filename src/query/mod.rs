@@ -44,8 +44,8 @@ pub use motion::Motion;
 pub use ray::{ray_cast, RayHit};
 pub(crate) use swept::swept_hull_of;
 pub use swept::{swept_aabb, swept_hull, swept_intersects, SweptHull};
-pub(crate) use toi::time_of_impact_filtered;
 pub use toi::{time_of_impact, time_of_impact_with, Toi, ToiError, ToiOptions, ToiStatus};
+pub(crate) use toi::{time_of_impact_filtered, PieceRules};
 
 use crate::constants::{MANIFOLD_TOLERANCE, REFERENCE_FACE_BIAS};
 use crate::math::Vec2;

@@ -194,31 +194,46 @@ pub(crate) fn time_of_impact_unchecked(
     mb: &Motion,
     options: &ToiOptions,
 ) -> Option<Toi> {
-    time_of_impact_filtered(a, ma, b, mb, options, None, None)
+    time_of_impact_filtered(a, ma, b, mb, options, PieceRules::default())
 }
 
-/// [`time_of_impact_unchecked`] over only the piece pairs `(i, j)` (indices into A's and B's
-/// compounds; 0 for a convex shape) for which `accept(i, j)`, or all of them for `None`; a pair
-/// whose time of impact `ghost` rejects (chain vertices, `contact::is_ghost`) counts as missing.
-#[allow(clippy::too_many_arguments)]
+/// What a time of impact over piece pairs ([`time_of_impact_filtered`]) takes and how: all
+/// `None` asks plain [`time_of_impact_unchecked`].
+#[derive(Clone, Copy, Default)]
+pub(crate) struct PieceRules<'r> {
+    /// Only the piece pairs `(i, j)` (indices into A's and B's compounds; 0 for a convex shape)
+    /// for which `accept(i, j)`; all of them for `None`.
+    pub accept: Option<&'r dyn Fn(usize, usize) -> bool>,
+    /// A pair whose time of impact `ghost` rejects (chain vertices, `contact::is_ghost`) counts
+    /// as missing.
+    pub ghost: Option<&'r dyn Fn(&Toi) -> bool>,
+    /// For pairs that may already overlap: the overlap (metres) at which pieces `(i, j)` count as
+    /// meeting, from their overlap at the start of the motion (`deepen(i, j, depth)`, metres, 0
+    /// when apart). It replaces the options' target separation piece pair by piece pair, so
+    /// that one piece deep in another does not let a second piece sink as deep unseen (a body
+    /// pressed into one segment of a chain sliding into the next).
+    pub deepen: Option<&'r dyn Fn(usize, usize, Real) -> Real>,
+}
+
+/// [`time_of_impact_unchecked`] with the piece pairs taken as `rules` say: the earliest time over
+/// the accepted, non-ghost piece pairs, each against its own target when `rules.deepen` is set.
 pub(crate) fn time_of_impact_filtered(
     a: &Shape,
     ma: &Motion,
     b: &Shape,
     mb: &Motion,
     options: &ToiOptions,
-    accept: Option<&dyn Fn(usize, usize) -> bool>,
-    ghost: Option<&dyn Fn(&Toi) -> bool>,
+    rules: PieceRules<'_>,
 ) -> Option<Toi> {
     if a.is_convex() && b.is_convex() {
-        if accept.is_some_and(|accept| !accept(0, 0)) {
+        if rules.accept.is_some_and(|accept| !accept(0, 0)) {
             return None;
         }
         let pa = Piece::new(a, Transform::IDENTITY, ma);
         let pb = Piece::new(b, Transform::IDENTITY, mb);
-        return piece_toi(&pa, &pb, options);
+        return piece_toi_by(&pa, &pb, (0, 0), options, rules.deepen);
     }
-    if let Some(best) = against_still_ground(a, ma, b, mb, options, accept, ghost) {
+    if let Some(best) = against_still_ground(a, ma, b, mb, options, rules) {
         return best;
     }
     // Compounds: the earliest time over piece pairs whose swept boxes meet. B's boxes are
@@ -242,14 +257,7 @@ pub(crate) fn time_of_impact_filtered(
         let box_a = pa.swept_box();
         let a_piece = (i, pa, box_a);
         for (j, (pb, box_b)) in pieces(b, mb).zip(boxes_b).enumerate() {
-            offer(
-                &mut best,
-                &a_piece,
-                &(j, pb, *box_b),
-                options,
-                accept,
-                ghost,
-            );
+            offer(&mut best, &a_piece, &(j, pb, *box_b), options, rules);
         }
     }
     best
@@ -266,8 +274,7 @@ fn against_still_ground(
     b: &Shape,
     mb: &Motion,
     options: &ToiOptions,
-    accept: Option<&dyn Fn(usize, usize) -> bool>,
-    ghost: Option<&dyn Fn(&Toi) -> bool>,
+    rules: PieceRules<'_>,
 ) -> Option<Option<Toi>> {
     fn still_indexed<'s>(s: &'s Shape, m: &Motion) -> Option<&'s crate::shape::Compound> {
         match s {
@@ -316,13 +323,13 @@ fn against_still_ground(
             for &i in found.iter() {
                 let pa = ground_piece(i);
                 for pb in moving() {
-                    offer(&mut best, &pa, &pb, options, accept, ghost);
+                    offer(&mut best, &pa, &pb, options, rules);
                 }
             }
         } else {
             for pa in moving() {
                 for &j in found.iter() {
-                    offer(&mut best, &pa, &ground_piece(j), options, accept, ghost);
+                    offer(&mut best, &pa, &ground_piece(j), options, rules);
                 }
             }
         }
@@ -344,15 +351,14 @@ fn offer(
     (i, pa, box_a): &(usize, Piece<'_>, Aabb),
     (j, pb, box_b): &(usize, Piece<'_>, Aabb),
     options: &ToiOptions,
-    accept: Option<&dyn Fn(usize, usize) -> bool>,
-    ghost: Option<&dyn Fn(&Toi) -> bool>,
+    rules: PieceRules<'_>,
 ) {
-    if !box_a.overlaps(box_b) || accept.is_some_and(|accept| !accept(*i, *j)) {
+    if !box_a.overlaps(box_b) || rules.accept.is_some_and(|accept| !accept(*i, *j)) {
         return;
     }
-    if let Some(mut toi) = piece_toi(pa, pb, options) {
+    if let Some(mut toi) = piece_toi_by(pa, pb, (*i, *j), options, rules.deepen) {
         (toi.piece_a, toi.piece_b) = (*i, *j);
-        if ghost.is_some_and(|ghost| ghost(&toi)) {
+        if rules.ghost.is_some_and(|ghost| ghost(&toi)) {
             return;
         }
         if best.as_ref().is_none_or(|b| earlier(&toi, b)) {
@@ -437,6 +443,27 @@ fn pieces<'a>(s: &'a Shape, m: &'a Motion) -> impl Iterator<Item = Piece<'a>> + 
         many.iter()
             .map(move |p| Piece::new(&p.shape, p.transform, m)),
     )
+}
+
+/// [`piece_toi`] of pieces `indices`, against the target `deepen` gives them from their overlap
+/// at the start of the motion (see [`PieceRules::deepen`]), or the options' target without it.
+fn piece_toi_by(
+    a: &Piece<'_>,
+    b: &Piece<'_>,
+    (i, j): (usize, usize),
+    options: &ToiOptions,
+    deepen: Option<&dyn Fn(usize, usize, Real) -> Real>,
+) -> Option<Toi> {
+    let Some(deepen) = deepen else {
+        return piece_toi(a, b, options);
+    };
+    let (xa, xb) = (a.pose_at(0.0), b.pose_at(0.0));
+    let depth = super::contact(a.shape, &xa, b.shape, &xb).map_or(0.0, |k| k.depth);
+    let options = ToiOptions {
+        target_separation: -deepen(i, j, depth),
+        ..*options
+    };
+    piece_toi(a, b, &options)
 }
 
 /// Time of impact of two convex pieces.
@@ -1162,6 +1189,64 @@ mod tests {
         }
     }
 
+    #[test]
+    fn each_pair_of_pieces_deepens_from_its_own_overlap() {
+        // A ground of two boxes, the right one a 3 cm step up at x = 0, and a box of half width
+        // 0.25 pressed 4 cm into the left one, sliding right by 1 m over the motion. Its right
+        // face reaches the step's wall at t = 0.25 (exact: pure translation of sharp boxes).
+        let ground = Shape::compound(vec![
+            (
+                Transform::new(Vec2::new(-1.0, -0.5), 0.0),
+                Shape::rectangle(1.0, 0.5).expect("valid"),
+            ),
+            (
+                Transform::new(Vec2::new(1.0, -0.47), 0.0),
+                Shape::rectangle(1.0, 0.5).expect("valid"),
+            ),
+        ])
+        .expect("valid");
+        let still = Motion::stationary(Transform::IDENTITY);
+        let block = Shape::rectangle(0.25, 0.25).expect("valid");
+        let sliding = Motion::new(
+            Transform::new(Vec2::new(-0.5, 0.25 - 0.04), 0.0),
+            Vec2::new(1.0, 0.0),
+            0.0,
+        );
+        let (deep, tolerance) = (0.0025, 1e-4);
+        let options = ToiOptions::default();
+        let deeper = |_: usize, _: usize, depth: Real| (depth + tolerance).max(deep);
+        let rules = PieceRules {
+            deepen: Some(&deeper),
+            ..PieceRules::default()
+        };
+        let toi = time_of_impact_filtered(&block, &sliding, &ground, &still, &options, rules)
+            .expect("the block meets the step");
+        // The step's wall from its own start (apart: `deep`), while the left box, 4 cm deep,
+        // is watched from 4 cm and never pressed deeper.
+        assert_eq!(toi.piece_b, 1);
+        assert!((toi.t - (0.25 + deep)).abs() < 1e-9, "t = {}", toi.t);
+        // One target for the whole pair (the deepest piece's overlap, 4 cm) lets the block
+        // into the wall 4 cm before it counts, sixteen times as deep.
+        let whole = ToiOptions {
+            target_separation: -(0.04 + tolerance),
+            ..options
+        };
+        let late = time_of_impact_filtered(
+            &block,
+            &sliding,
+            &ground,
+            &still,
+            &whole,
+            PieceRules::default(),
+        )
+        .expect("met later");
+        assert!(
+            (late.t - (0.25 + 0.04 + tolerance)).abs() < 1e-9,
+            "t = {}",
+            late.t
+        );
+    }
+
     proptest! {
         /// Against a still compound with a piece index (a static ground of tiles), the time of
         /// impact asks the index for the tiles near the moving shape, and finds exactly what the
@@ -1216,9 +1301,9 @@ mod tests {
             let options = ToiOptions::default();
             let toi = |ground: &Shape| {
                 if ground_first {
-                    time_of_impact_filtered(ground, &still, &mover, &moving, &options, None, None)
+                    time_of_impact_filtered(ground, &still, &mover, &moving, &options, PieceRules::default())
                 } else {
-                    time_of_impact_filtered(&mover, &moving, ground, &still, &options, None, None)
+                    time_of_impact_filtered(&mover, &moving, ground, &still, &options, PieceRules::default())
                 }
             };
             let (fast, reference) = (toi(&indexed), toi(&plain));

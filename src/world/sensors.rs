@@ -27,7 +27,7 @@ use crate::broadphase::BroadPhase;
 use crate::dynamics::{Body, ShapeId};
 use crate::math::{Real, Transform};
 use crate::query::{
-    intersects, time_of_impact_filtered, visit_pieces, Motion, ToiOptions, ToiStatus,
+    intersects, time_of_impact_filtered, visit_pieces, Motion, PieceRules, ToiOptions, ToiStatus,
 };
 use crate::shape::Shape;
 use std::collections::BTreeSet;
@@ -115,11 +115,14 @@ pub(crate) fn sensor_pass(
                     let key = (sensor, visitor);
                     seen.insert(key);
                     let of_owner = |_: usize, j: usize| visitor_body.piece_owner[j] == owner;
-                    let pieces = Some(&of_owner as &dyn Fn(usize, usize) -> bool);
+                    let rules = PieceRules {
+                        accept: Some(&of_owner as &dyn Fn(usize, usize) -> bool),
+                        ..PieceRules::default()
+                    };
                     let body_shape = &visitor_body.com_shape;
                     let options = ToiOptions::default();
                     let toi = |a: &Motion, b: &Motion| {
-                        time_of_impact_filtered(shape, a, body_shape, b, &options, pieces, None)
+                        time_of_impact_filtered(shape, a, body_shape, b, &options, rules)
                             .filter(|t| t.status != ToiStatus::BudgetExhausted || t.t < 1.0)
                     };
                     let inside_before = overlaps.contains(&key);

@@ -20,8 +20,8 @@ use crate::dynamics::contact::is_ghost;
 use crate::dynamics::BodyKind;
 use crate::math::{Aabb, Real, Vec2};
 use crate::query::{
-    contact as contact_query, contains_point, for_each_piece_pair, time_of_impact_filtered, Toi,
-    ToiOptions, ToiStatus,
+    contact as contact_query, contains_point, for_each_piece_pair, time_of_impact_filtered,
+    PieceRules, Toi, ToiOptions, ToiStatus,
 };
 use crate::query::{turn_bulge, Motion};
 use crate::shape::Shape;
@@ -698,15 +698,17 @@ pub(super) fn sweep_pair(
     let dt = config.dt;
     let (shape_a, shape_b) = (&ba.com_shape, &bb.com_shape);
     let accept = |i: usize, j: usize| ba.pieces_collide(i, bb, j);
-    let pieces = (ba.pair_filter(bb) == PairFilter::Pieces)
-        .then_some(&accept as &dyn Fn(usize, usize) -> bool);
     let (ma, mb) = (sa.motion_from(t), sb.motion_from(t));
     let ghost = |toi: &Toi| chain_ghost(ba, &ma, bb, &mb, toi);
-    let ghosts = (ba.has_chain || bb.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool);
+    let rules = PieceRules {
+        accept: (ba.pair_filter(bb) == PairFilter::Pieces)
+            .then_some(&accept as &dyn Fn(usize, usize) -> bool),
+        ghost: (ba.has_chain || bb.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool),
+        deepen: None,
+    };
     let options = ToiOptions::default();
-    let Some(toi) = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, pieces, ghosts)
-    else {
-        return if ghosts.is_none() {
+    let Some(toi) = time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, rules) else {
+        return if rules.ghost.is_none() {
             Sweep::Clear
         } else {
             Sweep::Nothing
@@ -734,19 +736,23 @@ pub(super) fn sweep_pair(
     // ... but touching now hides what comes later in the step (a spinning body pivoting about the
     // contact swings its far end through): ask when the pair would first overlap past half the
     // slop (DEEP_IMPACT_DEPTH). A pair already that deep (left there by an earlier impact this
-    // step) is watched for pressing deeper still.
-    let deep = ToiOptions {
-        target_separation: -DEEP_IMPACT_DEPTH.max(toi.contact.depth + DEEP_IMPACT_TOLERANCE),
-        ..ToiOptions::default()
+    // step) is watched for pressing deeper still, each pair of pieces from its own depth: a body
+    // deep in one segment of a chain is watched against the next from that one's.
+    let deeper =
+        |_: usize, _: usize, depth: Real| DEEP_IMPACT_DEPTH.max(depth + DEEP_IMPACT_TOLERANCE);
+    let deep_rules = PieceRules {
+        deepen: Some(&deeper),
+        ..rules
     };
-    match time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep, pieces, ghosts) {
+    match time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, deep_rules) {
         Some(later) if later.status != ToiStatus::Overlapping => {
             Sweep::Impact(t + later.t * (1.0 - t), later, PendingKind::Deep)
         }
-        // Never that deep: when that is within the final check's least depth (less both
-        // queries' tolerance), the final check cannot find the pair past its depth either.
-        None if ghosts.is_none()
-            && -deep.target_separation <= VERIFY_DEPTH - 2.0 * deep.tolerance =>
+        // Never that deep: when the deepest pieces' target is within the final check's least
+        // depth (less both queries' tolerance), the final check cannot find the pair past its
+        // depth either.
+        None if rules.ghost.is_none()
+            && deeper(0, 0, toi.contact.depth) <= VERIFY_DEPTH - 2.0 * options.tolerance =>
         {
             Sweep::Shallow
         }

@@ -11,9 +11,7 @@ use super::{ContinuousPass, PendingKind, DEEP_IMPACT_TOLERANCE, VERIFY_DEPTH};
 use crate::constants::LINEAR_SLOP;
 use crate::dynamics::body::PairFilter;
 use crate::math::Real;
-use crate::query::{
-    contact, for_each_piece_pair, time_of_impact_filtered, Toi, ToiOptions, ToiStatus,
-};
+use crate::query::{time_of_impact_filtered, PieceRules, Toi, ToiOptions, ToiStatus};
 
 /// Rounds of the final check that queue what they find as impacts; what is still found after
 /// them is held.
@@ -139,52 +137,53 @@ impl ContinuousPass<'_> {
         let (bi, bc) = (self.bodies.at(i), self.bodies.at(c));
         let (shape_i, shape_c) = (&bi.com_shape, &bc.com_shape);
         let accept = |p: usize, q: usize| bi.pieces_collide(p, bc, q);
-        let pieces = (bi.pair_filter(bc) == PairFilter::Pieces)
+        let accept = (bi.pair_filter(bc) == PairFilter::Pieces)
             .then_some(&accept as &dyn Fn(usize, usize) -> bool);
-        let mut from = si.t0.max(sc.t0);
-        let (xi, xc) = (si.pose_at(from), sc.pose_at(from));
-        let start_depth = match pieces {
-            None => contact(shape_i, &xi, shape_c, &xc).map_or(0.0, |k| k.depth),
-            Some(accept) => {
-                let mut depth: Real = 0.0;
-                for_each_piece_pair(
-                    shape_i,
-                    &xi,
-                    shape_c,
-                    &xc,
-                    0.0,
-                    &mut |a, xa, b, xb, p, q| {
-                        if accept(p, q) {
-                            depth = depth.max(contact(a, xa, b, xb).map_or(0.0, |k| k.depth));
-                        }
-                    },
-                );
-                depth
+        // Hysteresis, pair of pieces by pair of pieces (`PieceRules::deepen`): pieces that start
+        // their segments near or past the check depth (ones the check just resolved, which now
+        // separate) count only if they press deeper: within the slop by `DEEP_IMPACT_TOLERANCE`,
+        // past it by a whole slop. The margin is always the tolerance at least, fifty times the
+        // time of impact's: a pair the check stopped at the slop (to within that query's 1e-6 m)
+        // that now leaves is not met again at once. (Capped at the slop, a pair starting a hair
+        // under it was "met" at its start whatever its motion, every round, and held: Box2D's
+        // junkyard, 800 steps, 1,026 holds, now none.) Each pair of pieces keeps the target of
+        // where the check started when the query carries on from a safe time.
+        let target_of = |depth: Real| {
+            if depth > LINEAR_SLOP {
+                depth + LINEAR_SLOP
+            } else {
+                (depth + DEEP_IMPACT_TOLERANCE).max(VERIFY_DEPTH)
             }
         };
-        // Hysteresis: a pair that starts its segment near or past the check depth (one the
-        // check just resolved, which now separates) counts only if it presses deeper: within the
-        // slop by `DEEP_IMPACT_TOLERANCE`, past it by a whole slop. The margin is always the
-        // tolerance at least, fifty times the time of impact's: a pair the check stopped at the
-        // slop (to within that query's 1e-6 m) that now leaves is not met again at once. (Capped
-        // at the slop, a pair starting a hair under it was "met" at its start whatever its
-        // motion, every round, and held: Box2D's junkyard, 800 steps, 1,026 holds, now none.)
-        let target = if start_depth > LINEAR_SLOP {
-            start_depth + LINEAR_SLOP
-        } else {
-            (start_depth + DEEP_IMPACT_TOLERANCE).max(VERIFY_DEPTH)
+        // (The first query records each pair of pieces' target; the queries that carry on from
+        // a safe time read it back.)
+        CHECK_TARGETS.with(|cell| cell.borrow_mut().clear());
+        let carrying_on = std::cell::Cell::new(false);
+        let deepen = |p: usize, q: usize, depth: Real| {
+            CHECK_TARGETS.with(|cell| {
+                let mut targets = cell.borrow_mut();
+                if carrying_on.get() {
+                    if let Some(&(_, target)) = targets.iter().find(|(k, _)| *k == (p, q)) {
+                        return target;
+                    }
+                }
+                let target = target_of(depth);
+                targets.push(((p, q), target));
+                target
+            })
         };
-        let options = ToiOptions {
-            target_separation: -target,
-            ..ToiOptions::default()
-        };
+        let mut from = si.t0.max(sc.t0);
         let mut found = None;
         for _ in 0..VERIFY_TOI_RESTARTS {
             let (mi, mc) = (si.motion_from(from), sc.motion_from(from));
             let ghost = |toi: &Toi| super::schedule::chain_ghost(bi, &mi, bc, &mc, toi);
-            let ghosts = (bi.has_chain || bc.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool);
-            let toi =
-                time_of_impact_filtered(shape_i, &mi, shape_c, &mc, &options, pieces, ghosts)?;
+            let rules = PieceRules {
+                accept,
+                ghost: (bi.has_chain || bc.has_chain).then_some(&ghost as &dyn Fn(&Toi) -> bool),
+                deepen: Some(&deepen),
+            };
+            let options = ToiOptions::default();
+            let toi = time_of_impact_filtered(shape_i, &mi, shape_c, &mc, &options, rules)?;
             let at = from + toi.t * (1.0 - from);
             let done = toi.status != ToiStatus::BudgetExhausted || at >= 1.0;
             found = Some((at, toi));
@@ -192,7 +191,15 @@ impl ContinuousPass<'_> {
                 break;
             }
             from = at;
+            carrying_on.set(true);
         }
         found
     }
+}
+
+thread_local! {
+    /// The target of each pair of pieces where the final check's query of a pair started
+    /// (`reaches_past_slop`), kept per thread so that a query allocates nothing.
+    static CHECK_TARGETS: std::cell::RefCell<Vec<((usize, usize), Real)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
