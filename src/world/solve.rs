@@ -59,6 +59,9 @@ pub(crate) struct SolverBuffers {
     press_parent: Vec<u32>,
     press_kinematic: Vec<u32>,
     press_held: Vec<bool>,
+    /// `find_pinned`'s copy of every body's kind, by key: its walks over the contacts read two
+    /// kinds per contact, and the bodies' own records are large and scattered.
+    press_kinds: Vec<BodyKind>,
     /// Whether the world has a kinematic body this step (`find_pinned` has nothing to do
     /// otherwise).
     any_kinematic: bool,
@@ -285,7 +288,26 @@ fn find_pinned(
     if !solver.any_kinematic {
         return;
     }
-    let kind = |k: u32| bodies.at(k).kind;
+    let mut kinds = std::mem::take(&mut solver.press_kinds);
+    kinds.clear();
+    kinds.resize(bodies.key_bound(), BodyKind::Static);
+    for (k, b) in bodies.iter() {
+        kinds[k as usize] = b.kind;
+    }
+    mark_pressed(contacts, bodies, joints, dt, solver, &kinds);
+    solver.press_kinds = kinds;
+}
+
+/// [`find_pinned`] once the world has a kinematic body, with every body's kind by key.
+fn mark_pressed(
+    contacts: &ContactSet,
+    bodies: &BodySet,
+    joints: &JointSet,
+    dt: Real,
+    solver: &mut SolverBuffers,
+    kinds: &[BodyKind],
+) {
+    let kind = |k: u32| kinds[k as usize];
     let with = |c: &crate::dynamics::contact::PairContact, other: BodyKind| {
         (kind(c.a) == other)
             .then_some(c.b)
