@@ -9,8 +9,8 @@
 //!                    the two bodies' state indices and inverse masses (from that array: the
 //!                    bodies' own records are not read per contact)
 //! SoftStepSolver     substeps: integrate, warm start, solve, relax; restitution
-//! store_impulses     accumulated impulses back to the manifolds (next step's warm start)
-//! report_meetings    pairs apart at the start that the solver pushed on: contact begins
+//! store_impulses     accumulated impulses back to the manifolds (next step's warm start); pairs
+//!                    apart at the start that the solver pushed on: contact begins
 //! finalize_poses     velocities and end poses back to the bodies; angles turned, for the
 //!                    continuous pass
 //! ```
@@ -134,9 +134,8 @@ pub(super) fn solve(
         &mut solver.constraints,
         &mut solver.joints,
     );
-    store_impulses(&solver.constraints, contacts);
+    store_impulses(&solver.constraints, contacts, bodies, events, clock);
     store_joints(config, joints, bodies, solver, events, clock);
-    report_meetings(&solver.constraints, contacts, bodies, events, clock);
     finalize_poses(bodies, solver, angles);
 }
 
@@ -520,42 +519,38 @@ fn store_joints(
     events.joint_events[first_event..].sort_unstable_by_key(|e| e.joint.index);
 }
 
-/// Accumulated impulses back to the manifold points they came from.
-fn store_impulses(constraints: &[ContactConstraint], contacts: &mut ContactSet) {
-    let stored = contacts.as_mut_slice();
-    for c in constraints {
-        let m = &mut stored[c.source.0].manifolds[c.source.1];
-        for (dst, src) in m.points[..c.count].iter_mut().zip(&c.points) {
-            dst.normal_impulse = src.normal_impulse;
-            dst.tangent_impulse = src.tangent_impulse;
-            dst.total_normal_impulse = src.total_normal_impulse;
-        }
-    }
-}
-
-/// A pair that was apart at the start of the step (within the speculative distance) but pushed
-/// on each other in the solver met during the step: its contact is reported as begun, so a
-/// collision the solver resolved is never silent.
-fn report_meetings(
+/// Accumulated impulses back to the manifold points they came from (next step's warm start), and
+/// the meetings the solver resolved: a pair that was apart at the start of the step (within the
+/// speculative distance) but pushed on each other in the solver met during the step, and its
+/// contact is reported as begun, so a collision the solver resolved is never silent. One walk
+/// over the constraints, each contact visited once.
+fn store_impulses(
     constraints: &[ContactConstraint],
     contacts: &mut ContactSet,
     bodies: &BodySet,
     events: &mut StepEvents,
     clock: &Clock,
 ) {
+    let stored = contacts.as_mut_slice();
     for c in constraints {
+        let contact = &mut stored[c.source.0];
+        let m = &mut contact.manifolds[c.source.1];
+        for (dst, src) in m.points[..c.count].iter_mut().zip(&c.points) {
+            dst.normal_impulse = src.normal_impulse;
+            dst.tangent_impulse = src.tangent_impulse;
+            dst.total_normal_impulse = src.total_normal_impulse;
+        }
         // Pushed at any time during the step: the accumulated impulse at the end may be back to
         // zero (a fast pair meets in the first substep and has separated by the last).
+        if contact.touching {
+            continue;
+        }
         let Some(k) = c.points[..c.count]
             .iter()
             .position(|p| p.max_normal_impulse > 0.0)
         else {
             continue;
         };
-        let contact = &mut contacts.as_mut_slice()[c.source.0];
-        if contact.touching {
-            continue;
-        }
         contact.touching = true;
         let m = &contact.manifolds[c.source.1];
         events.contact_began(
