@@ -395,8 +395,8 @@ impl ContinuousPass<'_> {
             // found it, often the driver of the cascade), trusted or not: without that the
             // washer and junkyard made 13-15% fewer impacts, but over the 20 nearby starts of the
             // spinning-blade scene bodies ended steps deeper inside the blade (median 0.30 m
-            // against 0.25, deepest 0.47 against 0.39) and one was held (`docs/benchmarks.md`,
-            // "Thirteenth round").
+            // against 0.25, deepest 0.47 against 0.39) and one was held
+            // (`docs/history/benchmarks.md`, "Thirteenth round").
             let forced = |c: u32| {
                 if pairs.len() <= FEW_PAIRS {
                     pairs
