@@ -54,8 +54,8 @@ pub(crate) struct StepBuffers {
     /// `SUPPORT_SPEED`: `PairContact::supports`; written by the narrow phase's walk of its
     /// contacts, read by `list_bouncing` and the continuous pass).
     pub supported: Vec<bool>,
-    /// Per contact, whether it touched before and after the narrow phase's update.
-    pub touched: Vec<(bool, bool)>,
+    /// Per contact, what the narrow phase's update found (`Touched`).
+    pub touched: Vec<Touched>,
     /// The contact hooks' verdicts of this step.
     pub verdicts: Verdicts,
     /// The refit's proxies and their shapes' new boxes, and the broad phase's scratch list.
@@ -364,6 +364,18 @@ fn pieces_reached(
     ba.reached_by(&reach(fb), config.dt) && bb.reached_by(&reach(fa), config.dt)
 }
 
+/// What the narrow phase's update of one contact found.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Touched {
+    /// Whether the contact touched before the update.
+    was: bool,
+    /// Whether it touches after it.
+    is: bool,
+    /// Per body (A, B): a dynamic body the solver pressed against the other at the last step
+    /// (`PairContact::supports`).
+    supported: (bool, bool),
+}
+
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
 /// margin grows with how far its bodies may close this step, whatever the speed, so the solver
 /// sees every meeting its start-of-step contacts can see and stops it at the surface; points of a
@@ -390,22 +402,31 @@ fn narrow_phase(
     };
     let update = |contact: &mut PairContact| {
         let (ba, bb) = (bodies.at(contact.a), bodies.at(contact.b));
-        if ba.is_resting() && bb.is_resting() && contact.is_computed() {
+        let (was, is) = if ba.is_resting() && bb.is_resting() && contact.is_computed() {
             // Both asleep (or one static): nothing moved, the manifold stands as it was. (Two
             // bodies created asleep touching each other get theirs once: without points, a wall
             // created asleep and woken by a blow was the continuous pass's pair by pair.)
-            return (contact.touching, contact.touching);
+            (contact.touching, contact.touching)
+        } else {
+            let margin =
+                SPECULATIVE_DISTANCE + ba.predicted_relative_motion(bb, config.dt, config.gravity);
+            contact.update(
+                ba,
+                bb,
+                margin,
+                config.restitution_threshold,
+                config.contact_recycle_distance,
+                Some(&prediction),
+            )
+        };
+        // Whether the solver pressed the pair together at the last step, read here while the
+        // two bodies are at hand.
+        let pressed = !contact.bounce && contact.supports(|| ba.inv_mass + bb.inv_mass);
+        Touched {
+            was,
+            is,
+            supported: (pressed && ba.is_dynamic(), pressed && bb.is_dynamic()),
         }
-        let margin =
-            SPECULATIVE_DISTANCE + ba.predicted_relative_motion(bb, config.dt, config.gravity);
-        contact.update(
-            ba,
-            bb,
-            margin,
-            config.restitution_threshold,
-            config.contact_recycle_distance,
-            Some(&prediction),
-        )
     };
     // Each contact's update is its own: with the `parallel` feature they share out over rayon's
     // threads (same results), and the events follow in contact order.
@@ -430,12 +451,11 @@ fn narrow_phase(
     let supported = &mut buffers.supported;
     supported.clear();
     supported.resize(bodies.key_bound(), false);
-    for (contact, &(was, is)) in contacts.active().iter().zip(touched.iter()) {
+    for (contact, t) in contacts.active().iter().zip(touched.iter()) {
         let (a, b) = (contact.a, contact.b);
-        if !contact.bounce && contact.supports(|| bodies.at(a).inv_mass + bodies.at(b).inv_mass) {
-            supported[a as usize] |= bodies.at(a).is_dynamic();
-            supported[b as usize] |= bodies.at(b).is_dynamic();
-        }
+        supported[a as usize] |= t.supported.0;
+        supported[b as usize] |= t.supported.1;
+        let (was, is) = (t.was, t.is);
         if !was && is {
             if let Some(m) = contact.first_manifold() {
                 let (sa, sb) = (
