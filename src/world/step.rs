@@ -374,6 +374,9 @@ pub(super) struct Touched {
     /// Per body (A, B): a dynamic body the solver pressed against the other at the last step
     /// (`PairContact::supports`).
     supported: (bool, bool),
+    /// The contact is a bounce (`PairContact::bounce`), before `list_bouncing` keeps only the
+    /// isolated ones.
+    bounce: bool,
 }
 
 /// Stage 2: manifolds at the start poses, and contact begin/end events. Each pair's speculative
@@ -426,6 +429,7 @@ fn narrow_phase(
             was,
             is,
             supported: (pressed && ba.is_dynamic(), pressed && bb.is_dynamic()),
+            bounce: contact.bounce,
         }
     };
     // Each contact's update is its own: with the `parallel` feature they share out over rayon's
@@ -468,7 +472,7 @@ fn narrow_phase(
             events.contact_ended(bodies.id(a), bodies.id(b), clock);
         }
     }
-    list_bouncing(contacts, bodies, &buffers.supported, &mut buffers.bouncing);
+    list_bouncing(contacts, bodies, buffers);
 }
 
 /// Keeps only the isolated bounces and lists in `bouncing` (sorted, without repeats) their
@@ -484,14 +488,14 @@ fn narrow_phase(
 /// (Box2D's spinner: 8,500 a step) spent the impact budget and held most of the pile. Touching without pressure (a row of discs at rest, Newton's
 /// cradle) keeps a bounce isolated (`docs/continuous.md`, "Bounces: exact, and the pass's
 /// alone").
-fn list_bouncing(
-    contacts: &mut ContactSet,
-    bodies: &BodySet,
-    supported: &[bool],
-    bouncing: &mut Vec<u32>,
-) {
+fn list_bouncing(contacts: &mut ContactSet, bodies: &BodySet, buffers: &mut StepBuffers) {
+    let (supported, bouncing) = (&buffers.supported, &mut buffers.bouncing);
     bouncing.clear();
-    for c in contacts.active_mut().iter_mut().filter(|c| c.bounce) {
+    // (Only the contacts the update found bouncing are read again.)
+    let active = contacts.active_mut();
+    let bounces = buffers.touched.iter().enumerate().filter(|(_, t)| t.bounce);
+    for (k, _) in bounces {
+        let c = &mut active[k];
         if !isolated(supported, c.a, c.b) {
             c.bounce = false;
         } else {
