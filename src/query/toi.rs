@@ -22,7 +22,9 @@
 //!    turning with one piece, built from its exact rate and curvature (`AttachedBound`).
 //!
 //! Compounds take the earliest time over their pieces. Shapes already touching at `t = 0` give
-//! `t = 0` with [`ToiStatus::Overlapping`] and the MTV.
+//! `t = 0` with [`ToiStatus::Overlapping`] and the MTV. Inside the crate a query may filter the
+//! piece pairs and give each its own target from its overlap at the start (`PieceRules`): the
+//! continuous pass watches a pair already touching for pressing deeper that way.
 
 use super::contact::{Contact, LocalManifold};
 use super::manifold::{closest_features, with_moved};
