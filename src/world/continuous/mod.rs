@@ -29,8 +29,8 @@
 //!
 //! Files: this one holds the pass's state and its run loop; `schedule.rs` decides which pairs get
 //! a time of impact and queues them; `impact.rs` resolves impacts; `group.rs` settles the bodies
-//! an instant's impacts touch, growing the group through a cascade; `squeeze.rs` solves a group pinned against immovable bodies exactly;
-//! `verify.rs` is the final no-tunnelling check.
+//! an instant's impacts touch, growing the group through a cascade; `squeeze.rs` solves a group
+//! pinned against immovable bodies exactly; `verify.rs` is the final no-tunnelling check.
 
 mod axis;
 mod group;
@@ -626,8 +626,8 @@ impl Ord for PendingImpact {
 }
 
 /// What `ContinuousPass::resolve_instant` keeps while it resolves an instant, and from one
-/// instant to the next while they share a time.
-#[derive(Default)]
+/// instant to the next while they share a time (kept in the pass's buffers between drains).
+#[derive(Debug, Default)]
 struct Instant {
     /// The instant's impacts whose bodies are settled together, and their moving bodies.
     seeds: Vec<(u32, u32)>,
@@ -713,6 +713,8 @@ pub(crate) struct PassBuffers {
     nudged: Vec<bool>,
     /// The group a settling gathers (`ContinuousPass::settle_group`).
     group: group::GroupBuild,
+    /// The instant being resolved (`ContinuousPass::drain_queue`).
+    instant: Instant,
     /// The fast bodies of the step, the pairs the first sweeps have seen, and those they sweep.
     fast: Vec<u32>,
     seen: PairSet,
@@ -1070,15 +1072,19 @@ impl<'w> ContinuousPass<'w> {
     /// Resolves pending impacts in time order until none is left (or the backstop is reached),
     /// an instant at a time (`resolve_instant`).
     fn drain_queue(&mut self) {
-        let mut instant = Instant::default();
+        // (The instant's containers are the pass's, kept between drains.)
+        let mut instant = std::mem::take(&mut self.buf.instant);
+        instant.settled.clear();
+        instant.settled_at = Real::NAN;
         while let Some(Reverse(first)) = self.buf.queue.pop() {
             if first.is_live(&self.buf.segments) && !self.resolve_instant(first, &mut instant) {
                 // A kinematic body driving into bodies that are already stopped would otherwise
                 // meet them again at the same time forever. What is left is the final check's.
                 self.buf.queue.clear();
-                return;
+                break;
             }
         }
+        self.buf.instant = instant;
     }
 
     /// Resolves the impacts of one instant (the time of `first`, a live pending impact) together

@@ -738,13 +738,19 @@ pub(super) fn sweep_pair(
     // slop (DEEP_IMPACT_DEPTH). A pair already that deep (left there by an earlier impact this
     // step) is watched for pressing deeper still, each pair of pieces from its own depth: a body
     // deep in one segment of a chain is watched against the next from that one's.
+    // (Two convex shapes are one pair of pieces, whose depth the query above measured already.)
     let deeper =
         |_: usize, _: usize, depth: Real| DEEP_IMPACT_DEPTH.max(depth + DEEP_IMPACT_TOLERANCE);
+    let one_pair = shape_a.is_convex() && shape_b.is_convex();
+    let deep_options = ToiOptions {
+        target_separation: -deeper(0, 0, toi.contact.depth),
+        ..options
+    };
     let deep_rules = PieceRules {
-        deepen: Some(&deeper),
+        deepen: (!one_pair).then_some(&deeper as &dyn Fn(usize, usize, Real) -> Real),
         ..rules
     };
-    match time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &options, deep_rules) {
+    match time_of_impact_filtered(shape_a, &ma, shape_b, &mb, &deep_options, deep_rules) {
         Some(later) if later.status != ToiStatus::Overlapping => {
             Sweep::Impact(t + later.t * (1.0 - t), later, PendingKind::Deep)
         }
@@ -752,7 +758,7 @@ pub(super) fn sweep_pair(
         // depth (less both queries' tolerance), the final check cannot find the pair past its
         // depth either.
         None if rules.ghost.is_none()
-            && deeper(0, 0, toi.contact.depth) <= VERIFY_DEPTH - 2.0 * options.tolerance =>
+            && -deep_options.target_separation <= VERIFY_DEPTH - 2.0 * options.tolerance =>
         {
             Sweep::Shallow
         }
